@@ -1,0 +1,32 @@
+#include "base/threads.h"
+
+#include <Eigen/Core>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#ifdef TW_HAVE_OPENBLAS
+extern "C" void openblas_set_num_threads(int);
+#endif
+
+namespace twin {
+
+namespace {
+int g_threads = 1;
+}
+
+void set_num_threads(int n) {
+  if (n <= 0) return;
+  g_threads = n;
+#ifdef _OPENMP
+  omp_set_num_threads(n);
+#endif
+  Eigen::setNbThreads(n);
+#ifdef TW_HAVE_OPENBLAS
+  openblas_set_num_threads(n);
+#endif
+}
+
+int num_threads() { return g_threads; }
+
+}  // namespace twin

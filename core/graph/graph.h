@@ -1,0 +1,90 @@
+// The tape: eager define-by-run reverse-mode autodiff (DESIGN §3.2).
+// An op computes its value at once and appends a Node; creation order is a topological order, so
+// backward() walks the tape in reverse. One Graph per batch, no globals; several may coexist.
+//
+// Op contract (every op in core/ops follows it):
+//  1. forward writes a fresh value; 2. backward ACCUMULATES (+=) into input grads, never assigns;
+//  3. closures capture Vars and scalars by value, never Mat& (node storage moves while the tape grows);
+//  4. skip inputs with !g.needs_grad(id); 5. shapes are checked at record time with the op name;
+//  6. every op name is in kAllOps (ops/op_names.h) and gradient-checked in tests.
+#pragma once
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/check.h"
+#include "base/real.h"
+#include "graph/param.h"
+
+namespace twin {
+
+using NodeId = std::int32_t;
+enum class Mode { kTrain, kInfer };
+class Graph;
+
+struct Var {  // a cheap handle; never outlives its Graph
+  Graph* g = nullptr;
+  NodeId id = -1;
+  bool valid() const { return g != nullptr && id >= 0; }
+  const Mat& val() const;
+  Index rows() const { return val().rows(); }
+  Index cols() const { return val().cols(); }
+};
+
+inline std::string shape_str(Var v) { return shape_str(v.val()); }
+
+class Graph {
+ public:
+  using Backward = std::function<void(Graph&, NodeId self)>;
+
+  explicit Graph(Mode mode = Mode::kTrain) : mode_(mode) {}
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  Var constant(Mat value);   // data, masks, carried state: no gradient flows into it
+  Var param(Param& p);       // memoised per graph; borrows p.value, accumulates into p.grad
+
+  const Mat& value(NodeId id) const {
+    const Node& n = nodes_[static_cast<size_t>(id)];
+    return n.borrowed ? *n.borrowed : n.value;
+  }
+  Mat& grad(NodeId id);                  // zero-initialised on first touch (a param leaf: p.grad)
+  bool needs_grad(NodeId id) const { return nodes_[static_cast<size_t>(id)].needs_grad; }
+  bool has_grad(NodeId id) const;
+  Param* param_of(NodeId id) const { return nodes_[static_cast<size_t>(id)].param; }
+  const char* op(NodeId id) const { return nodes_[static_cast<size_t>(id)].op; }
+  bool training() const { return mode_ == Mode::kTrain; }
+  Mode mode() const { return mode_; }
+  size_t size() const { return nodes_.size(); }
+
+  // For op implementations only. Drops `bw` in kInfer mode or when no input needs a gradient.
+  Var record(const char* op, Mat value, std::initializer_list<Var> inputs, Backward bw);
+  Var record(const char* op, Mat value, const std::vector<Var>& inputs, Backward bw);
+
+  void backward(Var loss);  // loss must be 1x1; seeds 1 and walks the tape in reverse
+  void clear();             // forget all nodes (keeps capacity)
+
+ private:
+  struct Node {
+    const char* op = "";
+    Mat value;
+    const Mat* borrowed = nullptr;  // a parameter's value, not copied
+    Mat grad;
+    Mat* ext_grad = nullptr;        // a parameter's grad
+    Param* param = nullptr;
+    bool needs_grad = false;
+    bool grad_ready = false;
+    Backward backward;
+  };
+  template <typename Range>
+  Var record_impl(const char* op, Mat value, const Range& inputs, Backward bw);
+
+  std::vector<Node> nodes_;
+  std::unordered_map<const Param*, NodeId> param_nodes_;
+  Mode mode_;
+};
+
+inline const Mat& Var::val() const { return g->value(id); }
+
+}  // namespace twin

@@ -1,0 +1,49 @@
+#include "ops/activations.h"
+
+namespace twin {
+
+Mat sigmoid(const Mat& x) { return (Real(1) + (-x.array()).exp()).inverse().matrix(); }
+
+// y = 1 / (1 + e^-x)     dx += dy y (1 - y)
+Var sigmoid(Var x) {
+  return x.g->record("sigmoid", sigmoid(x.val()), {x}, [x](Graph& g, NodeId self) {
+    const auto y = g.value(self).array();
+    g.grad(x.id).array() += g.grad(self).array() * y * (Real(1) - y);
+  });
+}
+
+// y = tanh x             dx += dy (1 - y^2)
+Var tanh(Var x) {
+  Mat y = x.val().array().tanh().matrix();
+  return x.g->record("tanh", std::move(y), {x}, [x](Graph& g, NodeId self) {
+    const auto y = g.value(self).array();
+    g.grad(x.id).array() += g.grad(self).array() * (Real(1) - y.square());
+  });
+}
+
+// y = max(x, 0)          dx += dy [x > 0]
+Var relu(Var x) {
+  Mat y = x.val().cwiseMax(Real(0));
+  return x.g->record("relu", std::move(y), {x}, [x](Graph& g, NodeId self) {
+    g.grad(x.id).array() += (g.value(x.id).array() > 0).select(g.grad(self).array(), Real(0));
+  });
+}
+
+// y = e^x                dx += dy y
+Var exp(Var x) {
+  Mat y = x.val().array().exp().matrix();
+  return x.g->record("exp", std::move(y), {x}, [x](Graph& g, NodeId self) {
+    g.grad(x.id).array() += g.grad(self).array() * g.value(self).array();
+  });
+}
+
+// y = ln x               dx += dy / x
+Var log(Var x) {
+  TW_CHECK((x.val().array() > 0).all(), "log: input ", shape_str(x), " has entries <= 0");
+  Mat y = x.val().array().log().matrix();
+  return x.g->record("log", std::move(y), {x}, [x](Graph& g, NodeId self) {
+    g.grad(x.id).array() += g.grad(self).array() / g.value(x.id).array();
+  });
+}
+
+}  // namespace twin

@@ -1,0 +1,74 @@
+#include "ops/linalg.h"
+
+#include <cblas.h>
+
+namespace twin {
+
+
+void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
+  const Index m = ta ? a.cols() : a.rows();
+  const Index k = ta ? a.rows() : a.cols();
+  const Index kb = tb ? b.cols() : b.rows();
+  const Index n = tb ? b.rows() : b.cols();
+  TW_CHECK(k == kb, "gemm: inner dimensions differ: ", shape_str(a), (ta ? "^T" : ""), " x ", shape_str(b),
+           (tb ? "^T" : ""));
+  TW_CHECK(c.rows() == m && c.cols() == n, "gemm: output ", shape_str(c), " for ", m, "x", n);
+  if (m == 0 || n == 0) return;
+  const double flops = static_cast<double>(m) * n * k;
+  if (flops >= kBlasMinFlops && m >= kBlasMinDim && n >= kBlasMinDim && k >= kBlasMinDim) {
+    const auto tra = ta ? CblasTrans : CblasNoTrans, trb = tb ? CblasTrans : CblasNoTrans;
+#ifdef TW_REAL_DOUBLE
+    cblas_dgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), c.cols());
+#else
+    cblas_sgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), c.cols());
+#endif
+    return;
+  }
+  if (beta == 0) c.setZero();
+  else if (beta != 1) c *= beta;
+  if (!ta && !tb) c.noalias() += alpha * a * b;
+  else if (ta && !tb) c.noalias() += alpha * a.transpose() * b;
+  else if (!ta && tb) c.noalias() += alpha * a * b.transpose();
+  else c.noalias() += alpha * a.transpose() * b.transpose();
+}
+
+// y = x W          dx += dy W^T, dW += x^T dy
+Var matmul(Var x, Var w) {
+  TW_CHECK(x.cols() == w.rows(), "matmul: ", shape_str(x), " x ", shape_str(w));
+  Mat y(x.rows(), w.cols());
+  gemm(x.val(), false, w.val(), false, y);
+  return x.g->record("matmul", std::move(y), {x, w}, [x, w](Graph& g, NodeId self) {
+    const Mat& dy = g.grad(self);
+    if (g.needs_grad(x.id)) gemm(dy, false, g.value(w.id), true, g.grad(x.id), 1, 1);
+    if (g.needs_grad(w.id)) gemm(g.value(x.id), true, dy, false, g.grad(w.id), 1, 1);
+  });
+}
+
+// y = x W^T        dx += dy W, dW += dy^T x
+Var matmul_nt(Var x, Var w) {
+  TW_CHECK(x.cols() == w.cols(), "matmul_nt: ", shape_str(x), " x ", shape_str(w), "^T");
+  Mat y(x.rows(), w.rows());
+  gemm(x.val(), false, w.val(), true, y);
+  return x.g->record("matmul_nt", std::move(y), {x, w}, [x, w](Graph& g, NodeId self) {
+    const Mat& dy = g.grad(self);
+    if (g.needs_grad(x.id)) gemm(dy, false, g.value(w.id), false, g.grad(x.id), 1, 1);
+    if (g.needs_grad(w.id)) gemm(dy, true, g.value(x.id), false, g.grad(w.id), 1, 1);
+  });
+}
+
+// y = x W + 1 b    dx += dy W^T, dW += x^T dy, db += Σ_rows dy   (one node: no [N,O] temporary for xW)
+Var affine(Var x, Var w, Var b) {
+  TW_CHECK(x.cols() == w.rows(), "affine: ", shape_str(x), " x ", shape_str(w));
+  TW_CHECK(b.rows() == 1 && b.cols() == w.cols(), "affine: bias ", shape_str(b), " for output width ", w.cols());
+  Mat y(x.rows(), w.cols());
+  y.rowwise() = b.val().row(0);
+  gemm(x.val(), false, w.val(), false, y, 1, 1);
+  return x.g->record("affine", std::move(y), {x, w, b}, [x, w, b](Graph& g, NodeId self) {
+    const Mat& dy = g.grad(self);
+    if (g.needs_grad(x.id)) gemm(dy, false, g.value(w.id), true, g.grad(x.id), 1, 1);
+    if (g.needs_grad(w.id)) gemm(g.value(x.id), true, dy, false, g.grad(w.id), 1, 1);
+    if (g.needs_grad(b.id)) g.grad(b.id) += dy.colwise().sum();
+  });
+}
+
+}  // namespace twin

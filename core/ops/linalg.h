@@ -1,0 +1,18 @@
+// Matrix products. Large products go to OpenBLAS, thin ones (the per-step recurrent products, ~20 rows)
+// stay in Eigen, which is faster there on this machine (DESIGN §8, reference/torch_speed.md).
+#pragma once
+#include "graph/graph.h"
+
+namespace twin {
+
+Var matmul(Var x, Var w);             // x:[N,I] W:[I,O] -> [N,O]
+Var matmul_nt(Var x, Var w);          // x:[N,I] W:[O,I] -> x W^T [N,O] (tied output embedding)
+Var affine(Var x, Var w, Var b);      // x W + b, b:[1,O]
+
+// C = beta C + alpha op(A) op(B), routed to BLAS or Eigen by shape. C must be sized already.
+void gemm(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real alpha = 1, Real beta = 0);
+// Products with at least this many multiply-adds and every dimension >= kBlasMinDim go to BLAS.
+inline constexpr double kBlasMinFlops = 1 << 20;
+inline constexpr Index kBlasMinDim = 64;
+
+}  // namespace twin

@@ -1,0 +1,31 @@
+// The canonical list of differentiable ops. The test suite fails if any of these was never
+// gradient-checked (tests/grad_main.cc, OpCoverageEnv). Adding an op: write it with its math comment,
+// add its name here, add a gradcheck TEST, and for a fused op an equality test against composed ops.
+#pragma once
+#include <array>
+#include <string_view>
+
+namespace twin {
+
+inline constexpr std::array kAllOps = {
+    // arith
+    "add", "sub", "mul", "add_row", "mul_col", "scale", "add_scalar", "one_minus", "sum_all", "add_tile_rows",
+    "mul_tile_rows",
+    // linalg
+    "matmul", "matmul_nt", "affine",
+    // activations
+    "sigmoid", "tanh", "relu", "exp", "log",
+    // shape
+    "slice_rows", "slice_cols", "concat_cols", "stack_rows", "select_rows", "reshape", "transpose",
+    // reduce
+    "sum_rows", "sum_cols", "mean_rows_masked", "max_over_time",
+    // embedding, softmax, losses
+    "lookup", "softmax_rows", "log_softmax_rows", "masked_softmax_rows", "cross_entropy", "cross_entropy_rows",
+    "pick",
+    // regularisation and normalisation
+    "dropout", "layer_norm",
+    // fused
+    "mask_carry", "weighted_sum_steps",
+};
+
+}  // namespace twin

@@ -1,0 +1,104 @@
+#include "ops/shape.h"
+
+namespace twin {
+
+// y = x[start : start+n, :]       dx[start : start+n, :] += dy
+Var slice_rows(Var x, Index start, Index n) {
+  TW_CHECK(start >= 0 && n >= 0 && start + n <= x.rows(), "slice_rows: rows [", start, ", ", start + n, ") of ",
+           shape_str(x));
+  return x.g->record("slice_rows", x.val().middleRows(start, n), {x}, [x, start, n](Graph& g, NodeId self) {
+    g.grad(x.id).middleRows(start, n) += g.grad(self);
+  });
+}
+
+// y = x[:, start : start+n]       dx[:, start : start+n] += dy
+Var slice_cols(Var x, Index start, Index n) {
+  TW_CHECK(start >= 0 && n >= 0 && start + n <= x.cols(), "slice_cols: columns [", start, ", ", start + n, ") of ",
+           shape_str(x));
+  return x.g->record("slice_cols", x.val().middleCols(start, n), {x}, [x, start, n](Graph& g, NodeId self) {
+    g.grad(x.id).middleCols(start, n) += g.grad(self);
+  });
+}
+
+// y = [x1 x2 ...]                 dxi += dy[:, block i]
+Var concat_cols(const std::vector<Var>& xs) {
+  TW_CHECK(!xs.empty(), "concat_cols: no inputs");
+  const Index n = xs[0].rows();
+  Index d = 0;
+  for (const Var& x : xs) {
+    TW_CHECK(x.rows() == n, "concat_cols: row counts differ ", shape_str(xs[0]), " vs ", shape_str(x));
+    d += x.cols();
+  }
+  Mat y(n, d);
+  Index off = 0;
+  for (const Var& x : xs) {
+    y.middleCols(off, x.cols()) = x.val();
+    off += x.cols();
+  }
+  return xs[0].g->record("concat_cols", std::move(y), xs, [xs](Graph& g, NodeId self) {
+    Index off = 0;
+    for (const Var& x : xs) {
+      const Index c = g.value(x.id).cols();
+      if (g.needs_grad(x.id)) g.grad(x.id) += g.grad(self).middleCols(off, c);
+      off += c;
+    }
+  });
+}
+
+// y = [x1; x2; ...]               dxi += dy[block i, :]
+Var stack_rows(const std::vector<Var>& xs) {
+  TW_CHECK(!xs.empty(), "stack_rows: no inputs");
+  const Index d = xs[0].cols();
+  Index n = 0;
+  for (const Var& x : xs) {
+    TW_CHECK(x.cols() == d, "stack_rows: column counts differ ", shape_str(xs[0]), " vs ", shape_str(x));
+    n += x.rows();
+  }
+  Mat y(n, d);
+  Index off = 0;
+  for (const Var& x : xs) {
+    y.middleRows(off, x.rows()) = x.val();
+    off += x.rows();
+  }
+  return xs[0].g->record("stack_rows", std::move(y), xs, [xs](Graph& g, NodeId self) {
+    Index off = 0;
+    for (const Var& x : xs) {
+      const Index r = g.value(x.id).rows();
+      if (g.needs_grad(x.id)) g.grad(x.id) += g.grad(self).middleRows(off, r);
+      off += r;
+    }
+  });
+}
+
+// y[i] = x[rows[i]]               dx[rows[i]] += dy[i]
+Var select_rows(Var x, const Ids& rows) {
+  Mat y(static_cast<Index>(rows.size()), x.cols());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    TW_CHECK(rows[i] >= 0 && rows[i] < x.rows(), "select_rows: row ", rows[i], " of ", shape_str(x));
+    y.row(static_cast<Index>(i)) = x.val().row(rows[i]);
+  }
+  return x.g->record("select_rows", std::move(y), {x}, [x, rows](Graph& g, NodeId self) {
+    Mat& dx = g.grad(x.id);
+    const Mat& dy = g.grad(self);
+    for (size_t i = 0; i < rows.size(); ++i) dx.row(rows[i]) += dy.row(static_cast<Index>(i));
+  });
+}
+
+// Row-major reinterpretation: element order is unchanged.
+Var reshape(Var x, Index rows, Index cols) {
+  TW_CHECK(rows * cols == x.val().size(), "reshape: ", shape_str(x), " to [", rows, "x", cols, "]");
+  Mat y = Eigen::Map<const Mat>(x.val().data(), rows, cols);
+  return x.g->record("reshape", std::move(y), {x}, [x](Graph& g, NodeId self) {
+    Mat& dx = g.grad(x.id);
+    Eigen::Map<Mat>(dx.data(), g.grad(self).rows(), g.grad(self).cols()) += g.grad(self);
+  });
+}
+
+// y = x^T                         dx += dy^T
+Var transpose(Var x) {
+  return x.g->record("transpose", x.val().transpose(), {x}, [x](Graph& g, NodeId self) {
+    g.grad(x.id) += g.grad(self).transpose();
+  });
+}
+
+}  // namespace twin
