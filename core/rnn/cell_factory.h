@@ -1,0 +1,18 @@
+// Name -> cell constructor. The table lives in cell_factory.cc (an explicit list, not static
+// self-registration, which a static library silently drops).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graph/param.h"
+#include "rnn/cell.h"
+
+namespace twin {
+
+// Parameters are created in `store` under `scope` ("lm/l0" -> "lm/l0/atr/W").
+std::unique_ptr<Cell> make_cell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
+std::vector<std::string> registered_cell_names();
+bool is_registered_cell(const std::string& name);
+
+}  // namespace twin
