@@ -27,13 +27,15 @@ bool Rng::bernoulli(double p) { return unit(gen_) < p; }
 
 std::int64_t Rng::uniform_int(std::int64_t lo, std::int64_t hi) {
   TW_CHECK(hi >= lo, "Rng::uniform_int: empty range [", lo, ", ", hi, "]");
-  const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;
+  // Unsigned arithmetic throughout: hi - lo overflows int64 for wide ranges (UB, and GCC then drops the
+  // span == 0 test and divides by zero). The full range wraps span to 0.
+  const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
   if (span == 0) return static_cast<std::int64_t>(gen_());
   // Rejection sampling to avoid modulo bias.
   const std::uint64_t limit = UINT64_MAX - UINT64_MAX % span;
   std::uint64_t r;
   do r = gen_(); while (r >= limit);
-  return lo + static_cast<std::int64_t>(r % span);
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + r % span);   // modular, C++20-defined
 }
 
 void Rng::fill_uniform(Mat& m, Real lo, Real hi) {

@@ -4,10 +4,11 @@
 //
 // Op contract (every op in core/ops follows it):
 //  1. forward writes a fresh value; 2. backward ACCUMULATES (+=) into input grads, never assigns;
-//  3. closures capture Vars and scalars by value, never Mat& (node storage moves while the tape grows);
+//  3. closures capture Vars and scalars by value, never Mat& (read g.value(id) inside the closure);
 //  4. skip inputs with !g.needs_grad(id); 5. shapes are checked at record time with the op name;
 //  6. every op name is in kAllOps (ops/op_names.h) and gradient-checked in tests.
 #pragma once
+#include <deque>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -80,7 +81,9 @@ class Graph {
   template <typename Range>
   Var record_impl(const char* op, Mat value, const Range& inputs, Backward bw);
 
-  std::vector<Node> nodes_;
+  // A deque never relocates its elements, so a `const Mat&` from Var::val() stays valid while the graph
+  // grows (with a vector, holding one across the next op call read a moved-from matrix).
+  std::deque<Node> nodes_;
   std::unordered_map<const Param*, NodeId> param_nodes_;
   Mode mode_;
 };

@@ -45,7 +45,7 @@ class ParamStore {
   Param& add(const std::string& name, Index rows, Index cols, const Init& init);
   Param* find(const std::string& name);
   const Param* find(const std::string& name) const;
-  Param& get(const std::string& name);  // throws with the closest names listed when missing
+  Param& get(const std::string& name);  // throws naming the missing name and the first stored ones
   const std::vector<std::unique_ptr<Param>>& all() const { return params_; }
   std::vector<Param*> trainable();
 

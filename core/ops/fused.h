@@ -1,5 +1,5 @@
 // Fused ops: each replaces a small composition with one node and an analytic backward, and is tested
-// equal to the composed version (tests/grad_ops.cc).
+// equal to the composed version (tests/grad_ops_fused.cc).
 #pragma once
 #include "graph/graph.h"
 

@@ -3,6 +3,7 @@
 // strings from a map. Task-specific sections ("data", "model") are parsed by the task with JsonReader.
 #pragma once
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "rnn/cell.h"
@@ -58,10 +59,22 @@ struct RunConfig {
   std::string out_dir;            // default: runs/<name>
 };
 
-// Strict parsers (implemented in train/config.cc). Each consumes its object's keys and reports unknown ones.
+// Strict parsers (implemented in train/config.cc). Each consumes its object's keys and reports unknown ones
+// (it calls r.finish()); a task that keeps its own keys in the same object ("bptt" in "train") reads them
+// with `r` before the call, so they count as known.
 OptimConfig parse_optim(JsonReader& r);
 ScheduleConfig parse_schedule(JsonReader& r);
 TrainConfig parse_train(JsonReader& r);
 CellConfig parse_cell(JsonReader& r);
+// Reads the run keys (name, seed, threads, out_dir) of the top-level object. It does not call finish():
+// the same object also holds the task's sections ("data", "model", "train").
+RunConfig parse_run(JsonReader& r);
+
+// The typed sections as JSON with every field, defaults included (for config.resolved.json).
+nlohmann::json to_json(const OptimConfig& c);
+nlohmann::json to_json(const ScheduleConfig& c);
+nlohmann::json to_json(const TrainConfig& c);
+nlohmann::json to_json(const CellConfig& c);
+nlohmann::json to_json(const RunConfig& c);
 
 }  // namespace twin

@@ -1,0 +1,53 @@
+// Mini-batches of variable-length sequences, laid out time-major for run_rnn.
+//
+// SeqBatch for sequences "a b c" and "d e" (B = 2, T = 3), pad = 0:
+//   ids  = [[a d]     mask (rows t*B + b) = [1 1 1 1 1 0]^T     flat() = a d b e c 0
+//           [b e]
+//           [c 0]]
+// flat() is the row order of the [T*B, D] embedding lookup, so lookup(E, batch.flat()) lines up with mask.
+//
+// make_batches groups example indices Marian-style: shuffle all examples, take a window ("maxi-batch") of
+// maxi_batch * batch_size of them, sort the window by length so each batch holds similar lengths and little
+// padding, cut it into batches, and finally shuffle the batches so lengths do not arrive in order.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "base/real.h"
+#include "base/rng.h"
+
+namespace twin {
+
+struct SeqBatch {
+  IdMat ids;                 // [T, B], pad id past each sequence's end
+  Mat mask;                  // [T*B, 1]: 1 for real tokens, 0 for padding
+  std::vector<int> lengths;  // B
+
+  Index steps() const { return ids.rows(); }  // T
+  Index size() const { return ids.cols(); }   // B
+  Index tokens() const;                       // sum of lengths (the real, unpadded tokens)
+  Ids flat() const;                           // element t*B + b is ids(t, b)
+};
+
+// Pads to the longest sequence. Every sequence must be non-empty: an all-pad column would make masked means
+// and attention divide by zero later, far from the cause.
+SeqBatch pad_batch(const std::vector<Ids>& seqs, std::int32_t pad_id = 0);
+// The same for the subset `index` of `seqs` (one group from make_batches), in that order.
+SeqBatch pad_batch(const std::vector<Ids>& seqs, const std::vector<int>& index, std::int32_t pad_id = 0);
+
+struct BatchingOptions {
+  int batch_size = 32;         // most examples per batch (always a cap, also in token mode)
+  std::int64_t max_tokens = 0;  // > 0: cut batches by padded size, B * longest <= max_tokens
+  int maxi_batch = 100;        // sorting window, in batches of batch_size; <= 0 sorts all examples at once
+  bool shuffle = true;         // false: keep the input order (evaluation)
+  bool sort_by_length = true;  // false: no length sorting, batches are consecutive runs of the (shuffled) order
+};
+
+// Groups 0..lengths.size()-1 into batches; every index appears exactly once. With sort_by_length, indices
+// inside a batch are in ascending length (ties keep the shuffled order, via a stable sort). The result depends only on `lengths`,
+// `opts` and the Rng state, which advances only when opts.shuffle is true. An example longer than max_tokens
+// on its own becomes a batch of one rather than being dropped (filtering by length is the caller's choice).
+std::vector<std::vector<int>> make_batches(const std::vector<int>& lengths, const BatchingOptions& opts,
+                                           Rng& rng);
+
+}  // namespace twin

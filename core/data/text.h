@@ -1,0 +1,59 @@
+// Plain-text input shared by every task: line readers (gzip read transparently), the whitespace tokeniser
+// and the UTF-8 character split used by Chinese word segmentation.
+//
+// Lines: '\n' ends a line; a trailing '\r' is stripped (CRLF files), and so is a UTF-8 byte-order mark at the
+// start of the file (Windows-made Chinese corpora often carry one, and it would glue itself to the first token).
+// A final line without '\n' is still a line; "a\n" is one line, "a\n\n" is two (the second empty).
+// Compressed input: files are opened through zlib's gzopen, which decompresses gzip data and passes any other
+// file through unchanged, so "x.txt" and "x.txt.gz" are read by the same call whatever their names say.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace twin {
+
+// Streams one file line by line, for corpora too large to hold twice. Errors name the path.
+class LineReader {
+ public:
+  explicit LineReader(const std::string& path);  // throws twin::Error if missing or unreadable
+  ~LineReader();
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+
+  bool next(std::string& line);                  // false at end of file; throws on a read/decompress error
+  std::int64_t line_no() const { return line_no_; }  // 1-based number of the line last returned
+  const std::string& path() const { return path_; }
+  std::string where() const { return path_ + ":" + std::to_string(line_no_); }  // "file:line" for messages
+
+ private:
+  bool fill();  // refill buf_ from the file; false at end of file
+
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+  std::string buf_;
+  std::size_t pos_ = 0;
+  std::int64_t line_no_ = 0;
+  bool eof_ = false;
+};
+
+std::vector<std::string> read_lines(const std::string& path);
+
+// Splits on runs of ASCII whitespace (space, \t, \n, \v, \f, \r) and U+3000 IDEOGRAPHIC SPACE, which Chinese
+// corpora use between words. Other Unicode spaces (e.g. U+00A0) are kept as word characters on purpose:
+// corpora that contain them mean them as data. Never yields empty tokens.
+std::vector<std::string> split_whitespace(std::string_view line);
+
+// One string per Unicode code point. Strict UTF-8 (RFC 3629): rejects stray continuation bytes, truncated
+// sequences, overlong forms, surrogates (U+D800..DFFF) and code points above U+10FFFF. Throws twin::Error
+// naming the byte offset of the first bad sequence; callers add the file and line.
+std::vector<std::string> utf8_chars(std::string_view s);
+
+// Byte offset of the first invalid sequence, or -1 when `s` is valid UTF-8.
+std::int64_t utf8_error_offset(std::string_view s);
+inline bool is_utf8_valid(std::string_view s) { return utf8_error_offset(s) < 0; }
+
+}  // namespace twin

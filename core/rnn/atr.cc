@@ -1,0 +1,41 @@
+#include "rnn/atr.h"
+
+namespace twin {
+
+AtrCell::AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
+    : CellBase("atr", cfg, input_dim) {
+  check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kAtrBias, CellOpt::kInputTanh,
+                                            CellOpt::kCoupled});
+  output_ = parse_output(cfg, Act::kIdentity);
+  input_tanh_ = cfg.input_tanh;
+  coupled_ = cfg.coupled;
+  const std::string bias = cfg.bias == "default" ? std::string("input") : cfg.bias;
+  TW_CHECK(bias == "none" || bias == "input" || bias == "recurrent" || bias == "both",
+           "cell 'atr': bias must be none, input, recurrent or both, got '", cfg.bias, "'");
+  w_ = &add_param(store, scope, "W", I(), H(), weight_init(cfg));
+  u_ = &add_param(store, scope, "U", H(), H(), weight_init(cfg));
+  if (bias == "input" || bias == "both") b_ = &add_param(store, scope, "b", 1, H(), init::constant(0));
+  if (bias == "recurrent" || bias == "both") d_ = &add_param(store, scope, "d", 1, H(), init::constant(0));
+}
+
+Index AtrCell::expected_params() const {
+  return I() * H() + H() * H() + (b_ ? H() : 0) + (d_ ? H() : 0);
+}
+
+Var AtrCell::project_inputs(Var x) const { return project(x, *w_, b_); }   // p: [T*B, H]
+
+CellState AtrCell::step(Var p, const CellState& prev, GateRecord* rec) const {
+  Graph& g = *prev.h.g;
+  Var q = d_ ? affine(prev.h, g.param(*u_), g.param(*d_)) : matmul(prev.h, g.param(*u_));   // [B, H]
+  Var f = sigmoid(p - q);                                    // [B, H]
+  Var i = coupled_ ? one_minus(f) : sigmoid(p + q);          // [B, H]
+  Var v = input_tanh_ ? tanh(p) : p;                         // [B, H]
+  Var h = apply_act(i * v + f * prev.h, output_);            // [B, H]
+  if (rec) {
+    rec->add("i", i.val());
+    rec->add("f", f.val());
+  }
+  return {h, {}};
+}
+
+}  // namespace twin

@@ -1,0 +1,70 @@
+#include "rnn/cell_util.h"
+
+#include <algorithm>
+
+namespace twin {
+
+namespace {
+bool allows(std::initializer_list<CellOpt> allowed, CellOpt o) {
+  return std::find(allowed.begin(), allowed.end(), o) != allowed.end();
+}
+}  // namespace
+
+void check_cell_config(const CellConfig& cfg, int input_dim, const std::string& cell,
+                       std::initializer_list<CellOpt> allowed) {
+  TW_CHECK(cfg.hidden > 0, "cell '", cell, "': hidden must be > 0, got ", cfg.hidden);
+  TW_CHECK(input_dim > 0, "cell '", cell, "': input dimension must be > 0, got ", input_dim);
+  TW_CHECK(cfg.init_scale > 0 || cfg.init == "glorot" || cfg.init == "orthogonal", "cell '", cell,
+           "': init_scale must be > 0, got ", cfg.init_scale);
+  weight_init(cfg);  // validates cfg.init
+  auto reject = [&](CellOpt o, bool is_default, const std::string& what) {
+    TW_CHECK(is_default || allows(allowed, o), "cell '", cell, "' has no option ", what,
+             " (HINT: leave it at its default for this cell type)");
+  };
+  reject(CellOpt::kOutput, cfg.output == "default", "output='" + cfg.output + "'");
+  if (!allows(allowed, CellOpt::kAtrBias))
+    reject(CellOpt::kBiasNone, cfg.bias == "default", "bias='" + cfg.bias + "'");
+  reject(CellOpt::kInputTanh, !cfg.input_tanh, "input_tanh=true");
+  reject(CellOpt::kCoupled, !cfg.coupled, "coupled=true");
+  reject(CellOpt::kLayerNorm, !cfg.layer_norm, "layer_norm=true");
+  reject(CellOpt::kForgetBias, cfg.forget_bias == 0.0, "forget_bias=" + std::to_string(cfg.forget_bias));
+  reject(CellOpt::kResetAfter, cfg.gru_reset_after, "gru_reset_after=false");
+  reject(CellOpt::kTransitions, cfg.transitions == 1, "transitions=" + std::to_string(cfg.transitions));
+}
+
+Act parse_output(const CellConfig& cfg, Act dflt) {
+  if (cfg.output == "default") return dflt;
+  if (cfg.output == "identity") return Act::kIdentity;
+  if (cfg.output == "tanh") return Act::kTanh;
+  TW_FAIL("cell '", cfg.type, "': output must be 'default', 'identity' or 'tanh', got '", cfg.output, "'");
+}
+
+bool parse_has_bias(const CellConfig& cfg) {
+  if (cfg.bias == "default") return true;
+  if (cfg.bias == "none") return false;
+  TW_FAIL("cell '", cfg.type, "': bias must be 'default' or 'none', got '", cfg.bias,
+          "' (none/input/recurrent/both are ATR's)");
+}
+
+Init weight_init(const CellConfig& cfg) {
+  const Real s = static_cast<Real>(cfg.init_scale);
+  if (cfg.init == "uniform") return init::uniform(s);
+  if (cfg.init == "normal") return init::normal(s);
+  if (cfg.init == "glorot") return init::glorot_uniform();
+  if (cfg.init == "orthogonal") return init::orthogonal();
+  TW_FAIL("cell '", cfg.type, "': init must be uniform, normal, glorot or orthogonal, got '", cfg.init, "'");
+}
+
+const char* act_name(Act a) { return a == Act::kTanh ? "tanh" : "identity"; }
+
+Var project(Var x, Param& w, Param* b) {
+  Graph& g = *x.g;
+  if (!b) return matmul(x, g.param(w));
+  const Index nb = b->value.cols(), n = w.value.cols();
+  TW_DCHECK(nb <= n, "bias wider than its projection");
+  if (nb == n) return affine(x, g.param(w), g.param(*b));
+  Var m = matmul(x, g.param(w));                                    // [N, n]
+  return concat_cols({add_row(slice_cols(m, 0, nb), g.param(*b)), slice_cols(m, nb, n - nb)});
+}
+
+}  // namespace twin

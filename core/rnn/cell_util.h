@@ -1,0 +1,66 @@
+// Shared plumbing for the cells: a base class with the sizes and name, strict validation of the
+// CellConfig options (an option a cell does not have is an error, never silently ignored), the
+// initialisers, and the one input projection every cell uses.
+#pragma once
+#include <initializer_list>
+#include <string>
+
+#include "graph/init.h"
+#include "graph/param.h"
+#include "ops/ops.h"
+#include "rnn/cell.h"
+
+namespace twin {
+
+// The output nonlinearity g(.) of the cells that have one.
+enum class Act { kIdentity, kTanh };
+
+// Options of CellConfig beyond type/hidden/init; a cell lists the ones it understands.
+enum class CellOpt { kOutput, kBiasNone, kAtrBias, kInputTanh, kCoupled, kLayerNorm, kForgetBias, kResetAfter,
+                     kTransitions };
+
+// Throws when hidden <= 0, input_dim <= 0, the init is unknown, or a field in `cfg` differs from its default
+// while the cell (named `cell`) does not list it in `allowed`.
+void check_cell_config(const CellConfig& cfg, int input_dim, const std::string& cell,
+                       std::initializer_list<CellOpt> allowed);
+// cfg.output: "default" -> dflt, "identity", "tanh"; anything else throws.
+Act parse_output(const CellConfig& cfg, Act dflt);
+// cfg.bias for the non-ATR cells: "default" -> true, "none" -> false.
+bool parse_has_bias(const CellConfig& cfg);
+// cfg.init/init_scale -> an initialiser for weight matrices ("uniform" | "normal" | "glorot" | "orthogonal").
+// Gates share one concatenated matrix ([I, k·H]), so glorot's fan is that of the whole matrix, and
+// orthogonal fills each square block separately (graph/init.h). Biases start at 0, layer-norm gains at 1.
+Init weight_init(const CellConfig& cfg);
+const char* act_name(Act a);
+
+inline Var apply_act(Var x, Act a) { return a == Act::kTanh ? tanh(x) : x; }
+// Column block j of width h: the j-th gate of a [N, k*H] projection.
+inline Var chunk(Var x, Index j, Index h) { return slice_cols(x, j * h, h); }
+
+// y = x W, with b added to the FIRST b.cols() columns only (b may cover all of them, or be null).
+// Cells order their chunks so that the unbiased ones (SRU's highway, L-GRU's H(x), RAN's c̃) come last.
+Var project(Var x, Param& w, Param* b);
+
+class CellBase : public Cell {
+ public:
+  CellBase(std::string name, const CellConfig& cfg, int input_dim)
+      : name_(std::move(name)), input_dim_(input_dim), hidden_(cfg.hidden) {}
+  const std::string& name() const override { return name_; }
+  int input_dim() const override { return input_dim_; }
+  int hidden_dim() const override { return hidden_; }
+
+ protected:
+  Index I() const { return input_dim_; }
+  Index H() const { return hidden_; }
+  // Parameter "<scope>/<name>/<letter>" of shape [rows, cols].
+  Param& add_param(ParamStore& store, const std::string& scope, const std::string& letter, Index rows, Index cols,
+                   const Init& init) const {
+    return store.add(join_name(join_name(scope, name_), letter), rows, cols, init);
+  }
+
+  std::string name_;
+  int input_dim_;
+  int hidden_;
+};
+
+}  // namespace twin

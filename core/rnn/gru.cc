@@ -1,0 +1,36 @@
+#include "rnn/gru.h"
+
+namespace twin {
+
+GruCell::GruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
+    : CellBase("gru", cfg, input_dim) {
+  check_cell_config(cfg, input_dim, name_, {CellOpt::kBiasNone, CellOpt::kResetAfter});
+  reset_after_ = cfg.gru_reset_after;
+  w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));
+  u_ = &add_param(store, scope, "U", H(), (reset_after_ ? 3 : 2) * H(), weight_init(cfg));
+  if (!reset_after_) u_h_ = &add_param(store, scope, "U_h", H(), H(), weight_init(cfg));
+  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 3 * H(), init::constant(0));
+}
+
+Index GruCell::expected_params() const { return 3 * I() * H() + 3 * H() * H() + (b_ ? 3 * H() : 0); }
+
+Var GruCell::project_inputs(Var x) const { return project(x, *w_, b_); }   // [T*B, 3H]
+
+CellState GruCell::step(Var a, const CellState& prev, GateRecord* rec) const {
+  Graph& g = *prev.h.g;
+  const Index h = H();
+  Var s = matmul(prev.h, g.param(*u_));                      // [B, 3H] or [B, 2H]
+  Var zr = sigmoid(slice_cols(a, 0, 2 * h) + slice_cols(s, 0, 2 * h));   // [B, 2H]
+  Var z = chunk(zr, 0, h);                                   // [B, H]
+  Var r = chunk(zr, 1, h);                                   // [B, H]
+  Var s_h = reset_after_ ? r * chunk(s, 2, h) : matmul(r * prev.h, g.param(*u_h_));   // [B, H]
+  Var h_tilde = tanh(chunk(a, 2, h) + s_h);                  // [B, H]
+  Var h_new = prev.h + z * (h_tilde - prev.h);               // (1 − z) ⊙ h_prev + z ⊙ h̃
+  if (rec) {
+    rec->add("z", z.val());
+    rec->add("r", r.val());
+  }
+  return {h_new, {}};
+}
+
+}  // namespace twin

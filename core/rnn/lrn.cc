@@ -1,0 +1,40 @@
+#include "rnn/lrn.h"
+
+namespace twin {
+
+LrnCell::LrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
+    : CellBase("lrn", cfg, input_dim) {
+  check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kBiasNone, CellOpt::kLayerNorm});
+  output_ = parse_output(cfg, Act::kTanh);
+  const bool has_bias = parse_has_bias(cfg);
+  w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));
+  if (cfg.layer_norm) {
+    ln_g_ = &add_param(store, scope, "ln_g", 1, 3 * H(), init::constant(1));
+    ln_b_ = &add_param(store, scope, "ln_b", 1, 3 * H(), init::constant(0));
+  } else if (has_bias) {
+    b_ = &add_param(store, scope, "b", 1, 3 * H(), init::constant(0));
+  }
+}
+
+Index LrnCell::expected_params() const { return 3 * I() * H() + (ln_g_ ? 6 * H() : (b_ ? 3 * H() : 0)); }
+
+Var LrnCell::project_inputs(Var x) const {
+  Graph& g = *x.g;
+  if (ln_g_) return layer_norm(matmul(x, g.param(*w_)), g.param(*ln_g_), g.param(*ln_b_));   // [T*B, 3H]
+  return project(x, *w_, b_);                                                                 // [T*B, 3H]
+}
+
+CellState LrnCell::step(Var qkv, const CellState& prev, GateRecord* rec) const {
+  const Index h = H();
+  Var q = chunk(qkv, 0, h), k = chunk(qkv, 1, h), v = chunk(qkv, 2, h);   // [B, H] each
+  Var i = sigmoid(k + prev.h);                               // [B, H]
+  Var f = sigmoid(q - prev.h);                               // [B, H]
+  Var h_new = apply_act(i * v + f * prev.h, output_);        // [B, H]
+  if (rec) {
+    rec->add("i", i.val());
+    rec->add("f", f.val());
+  }
+  return {h_new, {}};
+}
+
+}  // namespace twin

@@ -1,0 +1,27 @@
+#include "rnn/tgru.h"
+
+namespace twin {
+
+TgruCell::TgruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
+    : CellBase("tgru", cfg, input_dim) {
+  check_cell_config(cfg, input_dim, name_, {CellOpt::kBiasNone});
+  u_ = &add_param(store, scope, "U", H(), 3 * H(), weight_init(cfg));
+  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 3 * H(), init::constant(0));
+}
+
+CellState TgruCell::step(Var, const CellState& prev, GateRecord* rec) const {
+  Graph& g = *prev.h.g;
+  const Index h = H();
+  Var s = b_ ? affine(prev.h, g.param(*u_), g.param(*b_)) : matmul(prev.h, g.param(*u_));   // [B, 3H]
+  Var zr = sigmoid(slice_cols(s, 0, 2 * h));                 // [B, 2H]
+  Var z = chunk(zr, 0, h), r = chunk(zr, 1, h);              // [B, H] each
+  Var h_tilde = tanh(r * chunk(s, 2, h));                    // [B, H]
+  Var h_new = prev.h + z * (h_tilde - prev.h);               // (1 − z) ⊙ h_prev + z ⊙ h̃
+  if (rec) {
+    rec->add("z", z.val());
+    rec->add("r", r.val());
+  }
+  return {h_new, {}};
+}
+
+}  // namespace twin

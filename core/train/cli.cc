@@ -1,0 +1,75 @@
+#include "train/cli.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace twin {
+
+std::string cli_usage(const std::string& prog, const std::vector<std::string>& task_flags) {
+  std::string u = "usage: " + prog + " <experiment.json> [--set key=value ...] [--resume] [--eval-only] [--threads N]";
+  for (const auto& f : task_flags) u += " [" + f + " N]";
+  return u;
+}
+
+CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vector<std::string>& task_flags) {
+  CliArgs a;
+  for (int i = 0; i < argc; ++i) a.command_line += (i ? " " : "") + std::string(argv[i]);
+  const std::string usage = cli_usage(prog, task_flags);
+  auto value = [&](int& i, const std::string& flag) -> std::string {
+    TW_CHECK(i + 1 < argc, flag, " needs a value\n", usage);
+    return argv[++i];
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    if (s == "--help" || s == "-h") TW_FAIL(usage);
+    if (s == "--set") {
+      const std::string kv = value(i, s);
+      TW_CHECK(kv.find('=') != std::string::npos, "--set expects key=value, got '", kv, "'");
+      a.overrides.push_back(kv);
+    } else if (s.rfind("--set=", 0) == 0) {
+      a.overrides.push_back(s.substr(6));
+    } else if (s == "--resume") {
+      a.resume = true;
+    } else if (s == "--eval-only") {
+      a.eval_only = true;
+    } else if (s == "--threads") {
+      const std::string v = value(i, s);
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      TW_CHECK(end && *end == 0 && n >= 1 && n <= 256, "--threads expects a number in [1, 256], got '", v, "'");
+      a.threads = static_cast<int>(n);
+    } else if (std::find(task_flags.begin(), task_flags.end(), s) != task_flags.end()) {
+      a.task_flags[s] = value(i, s);
+    } else if (s.rfind("--", 0) == 0) {
+      TW_FAIL("unknown option '", s, "'\n", usage);
+    } else {
+      TW_CHECK(a.config.empty(), "more than one experiment file given ('", a.config, "' and '", s, "')\n", usage);
+      a.config = s;
+    }
+  }
+  TW_CHECK(!a.config.empty(), "no experiment file given\n", usage);
+  TW_CHECK(!(a.resume && a.eval_only), "--resume and --eval-only exclude each other");
+  return a;
+}
+
+nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamStore& store, const TrainOutcome* out,
+                           const Metrics& dev, const Metrics& test, const CliArgs& args) {
+  nlohmann::json s = {{"task", task},
+                      {"name", run.name},
+                      {"params", store.total_size()},
+                      {"threads", run.threads},
+                      {"dev", dev.values},
+                      {"test", test.values},
+                      {"command", args.command_line}};
+  if (out) {
+    s["steps"] = out->steps;
+    s["epochs_done"] = out->epochs_done;
+    s["stop_reason"] = out->stop_reason;
+    s["wall_seconds"] = out->wall_seconds;
+    s["train_units_per_s"] = out->train_seconds > 0 ? out->train_units / out->train_seconds : 0.0;
+    s["best_dev"] = out->best.values;
+  }
+  return s;
+}
+
+}  // namespace twin

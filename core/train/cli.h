@@ -1,0 +1,94 @@
+// The command line every task binary shares:
+//   build/bin/<task> <experiment.json> [--set key=value ...] [--resume] [--eval-only] [--threads N]
+//                    [task flags, e.g. --dump-gates N]
+// run_main<TaskT>() loads and checks the experiment, trains with the shared trainer, evaluates the best
+// model on dev and test and writes summary.json. Every user error is one line on stderr and exit code 2.
+#pragma once
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/threads.h"
+#include "train/checkpoint.h"
+#include "train/experiment.h"
+#include "train/json_reader.h"
+#include "train/trainer.h"
+
+namespace twin {
+
+struct CliArgs {
+  std::string config;
+  std::vector<std::string> overrides;       // --set a.b=v
+  bool resume = false;
+  bool eval_only = false;
+  int threads = 0;                           // 0: from the experiment
+  std::map<std::string, std::string> task_flags;   // --flag value, for flags the task declares
+  std::string command_line;
+};
+
+// task_flags: the extra flags the task accepts (each takes one value). Throws Error with usage on misuse.
+CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vector<std::string>& task_flags);
+std::string cli_usage(const std::string& prog, const std::vector<std::string>& task_flags);
+nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamStore& store, const TrainOutcome* out,
+                           const Metrics& dev, const Metrics& test, const CliArgs& args);
+
+// TaskT(JsonReader& root, const RunConfig&, const TrainConfig&, const CliArgs&) consumes its own sections ("data", "model", ...);
+// static std::vector<std::string> TaskT::flags(); nlohmann::json resolved() const (its typed sections);
+// void finish(const std::string& run_dir, nlohmann::json& summary) (task outputs after the final evaluation).
+template <class TaskT>
+int run_main(int argc, char** argv, const char* prog) {
+  try {
+    CliArgs args = parse_cli(argc, argv, prog, TaskT::flags());
+    install_stop_signals();
+    Experiment exp = Experiment::load(args.config, args.overrides);
+    JsonReader root = exp.reader();
+    RunConfig run = parse_run(root);
+    if (args.threads > 0) run.threads = args.threads;
+    JsonReader train_r = root.child("train");
+    TrainConfig tc = parse_train(train_r);
+    train_r.finish();
+    set_num_threads(run.threads);
+    TaskT task(root, run, tc, args);
+    root.finish();
+
+    nlohmann::json typed = task.resolved();
+    typed["train"] = to_json(tc);
+    typed["run"] = to_json(run);
+    RunDir dir(run.out_dir);
+    exp.write_resolved(dir.path(""), typed);
+    write_text_atomic(dir.path("params.txt"), task.params().table());
+    std::fprintf(stderr, "%s: %s -> %s\n%s", prog, args.config.c_str(), run.out_dir.c_str(),
+                 task.params().table().c_str());
+
+    TrainOutcome out;
+    const std::string best = dir.path("model.best.bin");
+    if (args.eval_only) {
+      TW_CHECK(file_exists(best), "--eval-only: no trained model at ", best, " (HINT: train first, or point ",
+               "out_dir at a finished run)");
+    } else {
+      TrainOptions o;
+      o.run = run;
+      o.train = tc;
+      o.run_dir = run.out_dir;
+      o.resume = args.resume;
+      o.config = exp.json();
+      out = train(task, o);
+      if (out.stop_reason == "signal") return 130;
+      if (out.stop_reason == "non_finite") return 3;
+    }
+    if (file_exists(best)) load_params(best, task.params(), LoadMode::kStrict);
+    Metrics dev = task.evaluate(Split::kDev);
+    Metrics test = task.evaluate(Split::kTest);
+    nlohmann::json summary = run_summary(prog, run, task.params(), args.eval_only ? nullptr : &out, dev, test, args);
+    task.finish(run.out_dir, summary);
+    write_text_atomic(dir.path("summary.json"), summary.dump(2) + "\n");
+    std::printf("%s\n", summary.dump(2).c_str());
+    return 0;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "%s: error: %s\n", prog, e.what());
+    return 2;
+  }
+}
+
+}  // namespace twin

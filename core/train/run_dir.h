@@ -1,0 +1,57 @@
+// The run folder (DESIGN §4 "Run folder and checkpoints", §9): config.resolved.json, command.txt,
+// params.txt, metrics.jsonl, checkpoints, progress.json. Every file except the append-only metrics log is
+// written with write_text_atomic, so a crash leaves either the old or the new file, never half of one.
+#pragma once
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace twin {
+
+class ParamStore;
+
+// Writes `data` (text or binary) to `path` atomically: a temp file in the same directory, fsync, rename
+// over `path`, fsync of the directory. On any failure the temp file is removed, `path` is untouched, and a
+// twin::Error names the path and the system error.
+void write_text_atomic(const std::string& path, const std::string& data);
+// Whole file as bytes; throws naming the path when it cannot be read.
+std::string read_file(const std::string& path);
+bool file_exists(const std::string& path);
+
+class RunDir {
+ public:
+  // Creates the folder and its parents (an existing folder is fine: resume writes into it).
+  explicit RunDir(const std::string& dir);
+  const std::string& path() const { return dir_; }
+  std::string path(const std::string& file) const;   // dir/file
+  // params.txt: the ParamStore's table (name, shape, count, total).
+  void write_params_table(const ParamStore& store) const;
+
+ private:
+  std::string dir_;
+};
+
+// metrics.jsonl: one JSON object per line (step, epoch, split, loss, ppl|acc|f1|bleu, lr, grad_norm, ...).
+// Opened in append mode so a resumed run continues the file; each line is flushed as it is written, so a
+// crash loses at most the line being written.
+class MetricsLog {
+ public:
+  explicit MetricsLog(const std::string& path);
+  ~MetricsLog();
+  MetricsLog(const MetricsLog&) = delete;
+  MetricsLog& operator=(const MetricsLog&) = delete;
+
+  void append(const nlohmann::json& record);   // must be an object
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::FILE* f_ = nullptr;
+};
+
+// Resume support: keeps only the records of `path` whose "step" is <= `step` (lines written after the
+// checkpoint we resume from would otherwise appear twice) and drops a torn last line. Missing file: no-op.
+// Returns the number of records dropped.
+int truncate_metrics_after(const std::string& path, long step);
+
+}  // namespace twin

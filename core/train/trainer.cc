@@ -1,0 +1,153 @@
+#include "train/trainer.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "train/checkpoint.h"
+
+namespace twin {
+
+const char* split_name(Split s) {
+  switch (s) {
+    case Split::kTrain: return "train";
+    case Split::kDev: return "dev";
+    case Split::kTest: return "test";
+  }
+  return "?";
+}
+
+namespace {
+nlohmann::json schedule_state_to_json(const ScheduleState& s) {
+  return {{"scale", s.scale}, {"best", s.best}, {"has_best", s.has_best}, {"stalled", s.stalled}, {"decays", s.decays}};
+}
+ScheduleState schedule_state_from_json(const nlohmann::json& j) {
+  ScheduleState s;
+  s.scale = j.at("scale").get<double>();
+  s.best = j.at("best").get<double>();
+  s.has_best = j.at("has_best").get<bool>();
+  s.stalled = j.at("stalled").get<int>();
+  s.decays = j.at("decays").get<int>();
+  return s;
+}
+}  // namespace
+
+ScheduleProgress Progress::sched_progress() const {
+  ScheduleProgress sp;
+  sp.epoch = epoch;
+  sp.step = step + 1;   // the step about to be taken, 1-based
+  sp.state = sched;
+  return sp;
+}
+
+nlohmann::json Progress::to_json() const {
+  return {{"epoch", epoch},         {"batch", batch},
+          {"step", step},           {"units", units},
+          {"elapsed_s", elapsed_s}, {"lr", lr},
+          {"has_best", has_best},   {"best", {{"name", best.primary_name}, {"primary", best.primary},
+                                              {"higher_is_better", best.higher_is_better}, {"values", best.values}}},
+          {"stalled", stalled},     {"sched", schedule_state_to_json(sched)},
+          {"step_rng", step_rng.save()}};
+}
+
+Progress Progress::from_json(const nlohmann::json& j) {
+  Progress p;
+  try {
+    p.epoch = j.at("epoch").get<int>();
+    p.batch = j.at("batch").get<size_t>();
+    p.step = j.at("step").get<long>();
+    p.units = j.at("units").get<double>();
+    p.elapsed_s = j.at("elapsed_s").get<double>();
+    p.lr = j.at("lr").get<double>();
+    p.has_best = j.at("has_best").get<bool>();
+    const auto& b = j.at("best");
+    p.best.primary_name = b.at("name").get<std::string>();
+    p.best.primary = b.at("primary").get<double>();
+    p.best.higher_is_better = b.at("higher_is_better").get<bool>();
+    p.best.values = b.at("values");
+    p.stalled = j.at("stalled").get<int>();
+    p.sched = schedule_state_from_json(j.at("sched"));
+    p.step_rng.restore(j.at("step_rng").get<std::string>());
+  } catch (const nlohmann::json::exception& e) {
+    TW_FAIL("checkpoint progress record is malformed: ", e.what());
+  }
+  return p;
+}
+
+namespace detail {
+
+namespace {
+const std::string kParam = "param/", kOptim = "optim/", kTask = "task/";
+bool starts_with(const std::string& s, const std::string& p) { return s.compare(0, p.size(), p) == 0; }
+}  // namespace
+
+void save_last(const std::string& path, ParamStore& store, const Optimizer& opt, const NamedMats& task_state,
+               const Progress& p, const nlohmann::json& config) {
+  NamedMats all;
+  for (const auto& prm : store.all()) all.emplace_back(kParam + prm->name, prm->value);
+  for (auto& [n, m] : opt.state()) all.emplace_back(kOptim + n, m);
+  for (const auto& [n, m] : task_state) all.emplace_back(kTask + n, m);
+  save_named_mats(path, all, {{"progress", p.to_json()}, {"config", config}}, "last");
+  const std::string dir = path.substr(0, path.find_last_of('/') + 1);
+  write_text_atomic(dir + "progress.json", p.to_json().dump(2) + "\n");
+}
+
+void load_last(const std::string& path, ParamStore& store, Optimizer& opt, NamedMats& task_state, Progress& p) {
+  nlohmann::json header;
+  NamedMats all = load_named_mats(path, &header);
+  const nlohmann::json meta = header.value("meta", nlohmann::json::object());
+  TW_CHECK(meta.contains("progress"), path, ": not a training checkpoint (no progress record)");
+  Progress loaded = Progress::from_json(meta.at("progress"));
+  NamedMats optim;
+  NamedMats task;
+  std::map<std::string, const Mat*> params;
+  for (const auto& [n, m] : all) {
+    if (starts_with(n, kParam)) params[n.substr(kParam.size())] = &m;
+    else if (starts_with(n, kOptim)) optim.emplace_back(n.substr(kOptim.size()), m);
+    else if (starts_with(n, kTask)) task.emplace_back(n.substr(kTask.size()), m);
+    else TW_FAIL(path, ": unexpected entry '", n, "'");
+  }
+  // Check everything before changing anything: a failed resume must leave the model as it was.
+  for (const auto& prm : store.all()) {
+    auto it = params.find(prm->name);
+    TW_CHECK(it != params.end(), path, ": has no parameter '", prm->name,
+             "' (HINT: the checkpoint was written by a different model configuration)");
+    TW_CHECK(it->second->rows() == prm->value.rows() && it->second->cols() == prm->value.cols(), path,
+             ": parameter '", prm->name, "' is ", shape_str(*it->second), " but the model has ", shape_str(prm->value));
+  }
+  TW_CHECK(params.size() == store.all().size(), path, ": has ", params.size(), " parameters, the model ",
+           store.all().size());
+  opt.init(store);
+  opt.load_state(optim);
+  for (const auto& prm : store.all()) prm->value = *params.at(prm->name);
+  task_state = std::move(task);
+  p = std::move(loaded);
+}
+
+bool stderr_is_tty() { return isatty(fileno(stderr)) != 0; }
+
+namespace {
+std::string hms(double s) {
+  char buf[32];
+  const long t = static_cast<long>(s);
+  if (t >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+  else std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
+  return buf;
+}
+}  // namespace
+
+void print_progress(const Progress& p, size_t batch, size_t n_batches, double loss, double lr, double gnorm,
+                    double units_per_s, double eta_s, bool tty) {
+  std::fprintf(stderr, "%sepoch %d %5.1f%% | step %ld | loss %.4f ppl %.2f | lr %.4g | gnorm %.3g | %.0f units/s | ETA %s%s",
+               tty ? "\r" : "", p.epoch, 100.0 * static_cast<double>(batch) / static_cast<double>(n_batches), p.step,
+               loss, std::exp(std::min(loss, 50.0)), lr, gnorm, units_per_s, hms(eta_s).c_str(), tty ? "   " : "\n");
+  std::fflush(stderr);
+}
+
+void print_eval(Split s, const Metrics& m, long step, int epoch) {
+  std::fprintf(stderr, "%s[%s] epoch %d step %ld: %s\n", stderr_is_tty() ? "\n" : "", split_name(s), epoch, step,
+               m.values.dump().c_str());
+}
+
+}  // namespace detail
+}  // namespace twin

@@ -1,0 +1,223 @@
+// The one training loop every task uses (DESIGN §4): epochs, dev evaluation every N steps or per epoch,
+// early stopping on the task's primary metric, lr schedules, clipping, best/last checkpoints, exact resume,
+// metrics.jsonl, progress lines, NaN/Inf stop, SIGINT/SIGTERM save-and-exit, a wall-clock budget.
+//
+// Checkpoints: `model.best.bin` holds the parameters of the best dev evaluation; `checkpoint.last.bin`
+// holds parameters, optimiser state, task state and progress in ONE atomically written file, so a crash
+// between writing "model", "optim" and "progress" can never leave a mismatched set (a deviation from
+// DESIGN's three files, for crash safety). progress.json is a human-readable copy.
+#pragma once
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "base/threads.h"
+#include "optim/clip.h"
+#include "optim/optimizer.h"
+#include "optim/schedule.h"
+#include "train/checkpoint.h"
+#include "train/config.h"
+#include "train/progress.h"
+#include "train/run_dir.h"
+#include "train/signals.h"
+#include "train/task.h"
+
+namespace twin {
+
+struct TrainOptions {
+  RunConfig run;
+  TrainConfig train;
+  std::string run_dir;
+  bool resume = false;
+  bool quiet = false;           // tests: no progress lines
+  nlohmann::json config;        // resolved config, embedded in checkpoints
+};
+
+struct TrainOutcome {
+  Metrics best;                 // best dev metrics (empty values if never evaluated)
+  Metrics last;                 // the final dev evaluation
+  long steps = 0;
+  int epochs_done = 0;
+  double train_units = 0;       // units (tokens/sentences) trained on in this process
+  double train_seconds = 0;     // time in training steps in this process (excludes evaluation)
+  double wall_seconds = 0;
+  std::string stop_reason;      // "max_epochs" | "max_steps" | "max_minutes" | "early_stop" | "signal" | "non_finite"
+  std::vector<double> losses;   // per-step training loss (loss_sum/units), for tests and goldens
+};
+
+namespace detail {
+// Non-template helpers in trainer.cc.
+void save_last(const std::string& path, ParamStore& store, const Optimizer& opt, const NamedMats& task_state,
+               const Progress& p, const nlohmann::json& config);
+void load_last(const std::string& path, ParamStore& store, Optimizer& opt, NamedMats& task_state, Progress& p);
+void print_progress(const Progress& p, size_t batch, size_t n_batches, double loss, double lr, double gnorm,
+                    double units_per_s, double eta_s, bool tty);
+void print_eval(Split s, const Metrics& m, long step, int epoch);
+bool stderr_is_tty();
+}  // namespace detail
+
+template <class TaskT>
+TrainOutcome train(TaskT& task, const TrainOptions& o) {
+  const TrainConfig& tc = o.train;
+  ParamStore& store = task.params();
+  std::unique_ptr<Optimizer> opt = make_optimizer(tc.optim);
+  RunDir dir(o.run_dir);
+  MetricsLog log(dir.path("metrics.jsonl"));
+  const std::string last_path = dir.path("checkpoint.last.bin");
+  const std::string best_path = dir.path("model.best.bin");
+
+  Progress p;
+  p.step_rng.seed(o.run.seed * 0x9E3779B97F4A7C15ULL + 17);
+  p.lr = tc.optim.lr;
+  NamedMats task_state;
+  bool pending_state = false;
+  if (o.resume) {
+    TW_CHECK(file_exists(last_path), "--resume: no checkpoint at ", last_path,
+             " (HINT: a run saves it at each evaluation, on SIGINT/SIGTERM and at the end)");
+    detail::load_last(last_path, store, *opt, task_state, p);
+    // Restored after begin_epoch() below, and only mid-epoch: at an epoch boundary the task's own
+    // epoch-start state (e.g. the LM's zero hidden state) is what an uninterrupted run would have.
+    pending_state = p.batch > 0;
+    if (!o.quiet) std::fprintf(stderr, "resumed from %s at epoch %d, batch %zu, step %ld\n", last_path.c_str(),
+                               p.epoch, p.batch, p.step);
+  }
+
+  TrainOutcome out;
+  Stopwatch wall;
+  const bool tty = !o.quiet && detail::stderr_is_tty();
+  auto save_last = [&] { detail::save_last(last_path, store, *opt, task.save_state(), p, o.config); };
+  auto evaluate_dev = [&] {
+    Metrics m = task.evaluate(Split::kDev);
+    out.last = m;
+    const bool improved = !p.has_best || m.better_than(p.best);
+    if (improved) {
+      p.best = m;
+      p.has_best = true;
+      p.stalled = 0;
+      save_params(best_path, store, o.config);
+    } else {
+      ++p.stalled;
+    }
+    if (tc.schedule.type == "plateau") plateau_update(p.sched, m.primary, m.higher_is_better, tc.schedule);
+    nlohmann::json row = m.values;
+    row["split"] = "dev";
+    row["step"] = p.step;
+    row["epoch"] = p.epoch;
+    row["best"] = improved;
+    row["elapsed_s"] = p.elapsed_s + wall.seconds();
+    log.append(row);
+    if (!o.quiet) detail::print_eval(Split::kDev, m, p.step, p.epoch);
+    return improved;
+  };
+
+  double window_loss = 0, window_units = 0;
+  Stopwatch window_clock;
+  bool stop = false;
+  while (p.epoch <= tc.max_epochs && !stop) {
+    Rng order_rng(o.run.seed * 1000003ULL + static_cast<std::uint64_t>(p.epoch));   // batch order: f(seed, epoch)
+    const size_t n_batches = task.begin_epoch(p.epoch, order_rng);
+    TW_CHECK(n_batches > 0, "the training data gives no batch in epoch ", p.epoch);
+    TW_CHECK(p.batch <= n_batches, "checkpoint position: batch ", p.batch, " of ", n_batches,
+             " in epoch ", p.epoch, " (HINT: the data or batch size changed since the checkpoint was written)");
+    if (pending_state) {
+      task.load_state(task_state);
+      pending_state = false;
+    }
+    for (; p.batch < n_batches; ++p.batch) {
+      p.lr = scheduled_lr(tc.schedule, tc.optim.lr, p.sched_progress());
+      Stopwatch step_clock;
+      Graph g(Mode::kTrain);
+      LossOut lo = task.loss(g, p.batch, p.step_rng);
+      const double step_loss = lo.units > 0 ? lo.loss_sum / lo.units : lo.loss_sum;
+      double gnorm = 0;
+      if (std::isfinite(step_loss)) {
+        g.backward(lo.loss);
+        gnorm = clip_global_norm(store, static_cast<Real>(tc.optim.clip_norm));
+      }
+      if (!std::isfinite(step_loss) || !std::isfinite(gnorm)) {
+        // Keep the last good checkpoint: the parameters were not updated with this step.
+        store.zero_grad();
+        out.stop_reason = "non_finite";
+        std::fprintf(stderr,
+                     "error: non-finite %s at epoch %d step %ld (loss %g, grad norm %g); stopped. The last good "
+                     "checkpoint is %s (HINT: lower the learning rate or set train.optim.clip_norm)\n",
+                     std::isfinite(step_loss) ? "gradient" : "loss", p.epoch, p.step + 1, step_loss, gnorm,
+                     file_exists(last_path) ? last_path.c_str() : "(none yet)");
+        stop = true;
+        break;
+      }
+      opt->step(store, static_cast<Real>(p.lr));
+      store.zero_grad();
+      ++p.step;
+      out.losses.push_back(step_loss);
+      out.train_units += lo.units;
+      out.train_seconds += step_clock.seconds();
+      p.units += lo.units;
+      window_loss += lo.loss_sum;
+      window_units += lo.units;
+
+      const bool last_batch = p.batch + 1 == n_batches;
+      if (tc.log_every > 0 && (p.step % tc.log_every == 0 || last_batch)) {
+        const double ups = window_units / std::max(window_clock.seconds(), 1e-9);
+        const double left = static_cast<double>(n_batches - p.batch - 1) +
+                            static_cast<double>(tc.max_epochs - p.epoch) * static_cast<double>(n_batches);
+        const double eta = window_units > 0 ? left * (window_units / std::max<double>(1, tc.log_every)) / ups : 0;
+        const double wl = window_units > 0 ? window_loss / window_units : 0;
+        log.append({{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
+                    {"grad_norm", gnorm}, {"units_s", ups}, {"elapsed_s", p.elapsed_s + wall.seconds()}});
+        if (!o.quiet) detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty);
+        window_loss = window_units = 0;
+        window_clock.reset();
+      }
+
+      bool evaluated = false;
+      if (tc.eval_every > 0 && p.step % tc.eval_every == 0) {
+        evaluate_dev();
+        evaluated = true;
+      }
+      const double minutes = (p.elapsed_s + wall.seconds()) / 60.0;
+      if (stop_requested()) out.stop_reason = "signal";
+      else if (tc.max_steps > 0 && p.step >= tc.max_steps) out.stop_reason = "max_steps";
+      else if (tc.max_minutes > 0 && minutes >= tc.max_minutes) out.stop_reason = "max_minutes";
+      else if (tc.patience > 0 && p.stalled >= tc.patience) out.stop_reason = "early_stop";
+      if (!out.stop_reason.empty()) {
+        if (out.stop_reason != "signal" && !evaluated && !(last_batch && tc.eval_every == 0)) evaluate_dev();
+        ++p.batch;            // resume continues after this batch
+        if (p.batch == n_batches) { ++p.epoch; p.batch = 0; }
+        p.elapsed_s += wall.seconds();
+        wall.reset();
+        save_last();
+        stop = true;
+        break;
+      }
+      if (evaluated || (tc.save_every > 0 && p.step % tc.save_every == 0)) {
+        p.elapsed_s += wall.seconds();
+        wall.reset();
+        save_last();
+      }
+    }
+    if (stop) break;
+    if (tc.eval_every == 0) {
+      evaluate_dev();
+      if (tc.patience > 0 && p.stalled >= tc.patience) {
+        out.stop_reason = "early_stop";
+        stop = true;
+      }
+    }
+    ++out.epochs_done;
+    ++p.epoch;            // saved position: the start of the next epoch
+    p.batch = 0;
+    p.elapsed_s += wall.seconds();
+    wall.reset();
+    save_last();
+  }
+  if (out.stop_reason.empty()) out.stop_reason = "max_epochs";
+  if (out.stop_reason == "signal" && !o.quiet)
+    std::fprintf(stderr, "stopped by signal %d; saved %s (continue with --resume)\n", stop_signal(), last_path.c_str());
+  out.best = p.best;
+  out.steps = p.step;
+  out.wall_seconds = p.elapsed_s + wall.seconds();
+  return out;
+}
+
+}  // namespace twin

@@ -1,0 +1,166 @@
+// Fused ops: gradient checks, and equality (values AND gradients) with the compositions they replace
+// (DESIGN §3.3 rule 7). Run in double so "equal" can mean 1e-12, not a float tolerance.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "gradcheck.h"
+#include "ops/ops.h"
+
+namespace twin::test {
+
+namespace {
+
+Mat carry_mask() {   // B=4: rows 1 and 3 are padding at this step
+  Mat m(4, 1);
+  m << 1, 0, 1, 0;
+  return m;
+}
+
+struct Evaluated {
+  Mat value;
+  std::vector<Mat> grads;   // one per parameter, in store order
+};
+
+// Value of f and the gradient of Σ R ⊙ f w.r.t. every parameter, R drawn from a fixed seed so the
+// fused and composed versions see the same upstream gradient.
+Evaluated evaluate(ParamStore& store, const std::function<Var(Graph&)>& f) {
+  store.zero_grad();
+  Graph g;
+  Var y = f(g);
+  Mat r(y.rows(), y.cols());
+  Rng rng(99);
+  rng.fill_normal(r, 0, 1);
+  g.backward(sum_all(y * g.constant(r)));
+  Evaluated out{y.val(), {}};
+  for (const auto& p : store.all()) out.grads.push_back(p->grad);
+  return out;
+}
+
+void expect_same(const Evaluated& fused, const Evaluated& composed, const ParamStore& store) {
+  ASSERT_EQ(fused.value.rows(), composed.value.rows());
+  ASSERT_EQ(fused.value.cols(), composed.value.cols());
+  EXPECT_LE((fused.value - composed.value).cwiseAbs().maxCoeff(), 1e-12) << "forward values differ";
+  for (size_t i = 0; i < fused.grads.size(); ++i) {
+    const Mat& a = fused.grads[i];
+    const Mat& b = composed.grads[i];
+    EXPECT_LE((a - b).cwiseAbs().maxCoeff(), 1e-12) << "gradient of " << store.all()[i]->name << " differs";
+    EXPECT_GT(a.cwiseAbs().maxCoeff(), 0) << "gradient of " << store.all()[i]->name << " is all zero";
+  }
+}
+
+Param& rand_param(ParamStore& store, const std::string& name, Index rows, Index cols) {
+  return store.add(name, rows, cols, [](Mat& m, Rng& r) { r.fill_normal(m, 0, 1); });
+}
+
+}  // namespace
+
+TEST(OpGrad, MaskCarry) {
+  GradCheck gc;
+  auto next = gc.input(4, 3), prev = gc.input(4, 3);
+  const Mat m = carry_mask();
+  gc.check([&](Graph& g) { return mask_carry(next.in(g), prev.in(g), g.constant(m)); });
+}
+
+TEST(OpGrad, WeightedSumSteps) {
+  GradCheck gc;
+  auto alpha = gc.input(2, 3), values = gc.input(3 * 2, 4);   // B=2, S=3, D=4
+  gc.check([&](Graph& g) { return weighted_sum_steps(alpha.in(g), values.in(g)); });
+}
+
+TEST(OpGrad, WeightedSumStepsOfMaskedSoftmax) {
+  // The attention read as it is used: α = masked softmax over steps, padded steps get no weight.
+  GradCheck gc;
+  auto scores = gc.input(2, 3), values = gc.input(3 * 2, 2);
+  Mat mask(2, 3);
+  mask << 1, 1, 1, 1, 0, 0;
+  gc.check([&](Graph& g) { return weighted_sum_steps(masked_softmax_rows(scores.in(g), mask), values.in(g)); });
+}
+
+TEST(OpFused, MaskCarryEqualsComposed) {
+  ParamStore store;
+  Param& nw = rand_param(store, "new", 4, 3);
+  Param& old = rand_param(store, "old", 4, 3);
+  const Mat m = carry_mask();
+  auto fused = evaluate(store, [&](Graph& g) { return mask_carry(g.param(nw), g.param(old), g.constant(m)); });
+  auto composed = evaluate(store, [&](Graph& g) {
+    Var mv = g.constant(m);
+    return mul_col(g.param(nw), mv) + mul_col(g.param(old), one_minus(mv));
+  });
+  expect_same(fused, composed, store);
+  // And the carry itself: padded rows keep the old state bit-exactly.
+  EXPECT_EQ(Mat(fused.value.row(1)), Mat(old.value.row(1)));
+  EXPECT_EQ(Mat(fused.value.row(0)), Mat(nw.value.row(0)));
+}
+
+TEST(OpFused, WeightedSumStepsEqualsComposed) {
+  const Index B = 3, S = 4, D = 2;
+  ParamStore store;
+  Param& alpha = rand_param(store, "alpha", B, S);
+  Param& values = rand_param(store, "values", S * B, D);
+  auto fused = evaluate(store, [&](Graph& g) { return weighted_sum_steps(g.param(alpha), g.param(values)); });
+  auto composed = evaluate(store, [&](Graph& g) {
+    Var a = g.param(alpha), v = g.param(values);
+    Var y = mul_col(slice_rows(v, 0, B), slice_cols(a, 0, 1));
+    for (Index s = 1; s < S; ++s) y = y + mul_col(slice_rows(v, s * B, B), slice_cols(a, s, 1));
+    return y;
+  });
+  expect_same(fused, composed, store);
+}
+
+TEST(OpFused, AffineEqualsMatmulAddRow) {
+  ParamStore store;
+  Param& x = rand_param(store, "x", 3, 4);
+  Param& w = rand_param(store, "W", 4, 5);
+  Param& b = rand_param(store, "b", 1, 5);
+  auto fused = evaluate(store, [&](Graph& g) { return affine(g.param(x), g.param(w), g.param(b)); });
+  auto composed = evaluate(store, [&](Graph& g) { return add_row(matmul(g.param(x), g.param(w)), g.param(b)); });
+  expect_same(fused, composed, store);
+}
+
+namespace {
+// Composed per-row loss: -(1-ε) log p[y] - (ε/V) Σ_v log p[v].
+Var composed_ce_rows(Var logits, const Ids& y, Real eps) {
+  Var logp = log_softmax_rows(logits);
+  Var rows = scale(pick(logp, y), -(1 - eps));
+  if (eps != 0) rows = rows + scale(sum_cols(logp), -eps / static_cast<Real>(logits.cols()));
+  return rows;
+}
+}  // namespace
+
+TEST(OpFused, CrossEntropyRowsEqualsComposed) {
+  const Ids y = {4, 0, 2};
+  for (Real eps : {0.0, 0.1}) {
+    ParamStore store;
+    Param& x = rand_param(store, "logits", 3, 5);
+    auto fused = evaluate(store, [&](Graph& g) { return cross_entropy_rows(g.param(x), y, eps); });
+    auto composed = evaluate(store, [&](Graph& g) { return composed_ce_rows(g.param(x), y, eps); });
+    SCOPED_TRACE("label smoothing " + std::to_string(eps));
+    expect_same(fused, composed, store);
+  }
+}
+
+TEST(OpFused, CrossEntropyEqualsComposed) {
+  const Ids y = {4, 0, 2, 1};
+  Mat mask(4, 1);
+  mask << 1, 0, 1, 1;
+  for (Real eps : {0.0, 0.1}) {
+    for (bool masked : {false, true}) {
+      ParamStore store;
+      Param& x = rand_param(store, "logits", 4, 5);
+      const Mat m = masked ? mask : Mat();
+      auto fused = evaluate(store, [&](Graph& g) { return cross_entropy(g.param(x), y, m, eps); });
+      auto composed = evaluate(store, [&](Graph& g) {
+        Var rows = composed_ce_rows(g.param(x), y, eps);
+        return masked ? sum_all(mul_col(rows, g.constant(mask))) : sum_all(rows);
+      });
+      SCOPED_TRACE("label smoothing " + std::to_string(eps) + (masked ? " masked" : " unmasked"));
+      expect_same(fused, composed, store);
+      if (masked) {   // a masked-out row contributes no gradient at all
+        EXPECT_EQ(fused.grads[0].row(1).cwiseAbs().maxCoeff(), 0.0);
+      }
+    }
+  }
+}
+
+}  // namespace twin::test

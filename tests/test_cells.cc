@@ -1,0 +1,295 @@
+// Cells in the float build: float agrees with the committed double golden file, the whole-sequence
+// projection equals per-step projection, a padded batch equals each sequence alone (both directions),
+// parameter counts equal each header's closed form, Table 1, the factory's errors, gate recording.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "ops/ops.h"
+#include "rnn/cell_factory.h"
+#include "rnn/cell_variants.h"
+#include "rnn/rnn.h"
+
+namespace twin {
+namespace {
+
+constexpr int kI = 3, kH = 2;
+constexpr Index kT = 4, kB = 2;
+
+Mat time_major_mask(Index steps, const std::vector<Index>& lengths) {
+  const Index batch = static_cast<Index>(lengths.size());
+  Mat m = Mat::Zero(steps * batch, 1);
+  for (Index t = 0; t < steps; ++t)
+    for (Index b = 0; b < batch; ++b) m(t * batch + b, 0) = t < lengths[static_cast<size_t>(b)] ? 1 : 0;
+  return m;
+}
+
+// Rows t*batch + b for t < n: sequence b alone, as a [n, D] matrix.
+Mat sequence_rows(const Mat& x, Index b, Index batch, Index n) {
+  Mat out(n, x.cols());
+  for (Index t = 0; t < n; ++t) out.row(t) = x.row(t * batch + b);
+  return out;
+}
+
+Mat random_mat(Index rows, Index cols, std::uint64_t seed) {
+  Rng rng(seed);
+  Mat m(rows, cols);
+  rng.fill_uniform(m, -1, 1);
+  return m;
+}
+
+CellConfig variant(const std::string& name, int hidden = kH) {
+  for (const auto& v : cell_variants(hidden))
+    if (v.name == name) return v.cfg;
+  ADD_FAILURE() << "no cell variant named " << name;
+  return {};
+}
+
+std::vector<std::string> all_variant_names() {
+  std::vector<std::string> out;
+  for (const auto& v : cell_variants(kH)) out.push_back(v.name);
+  return out;
+}
+
+std::unique_ptr<Cell> make(const CellConfig& cfg, ParamStore& store, int input_dim = kI) {
+  CellConfig c = cfg;
+  c.init_scale = 0.5;   // bigger than the default 0.08 so the comparisons below see non-trivial values
+  return make_cell(c, input_dim, store, "enc/fwd");
+}
+
+double max_abs_diff(const Mat& a, const Mat& b) {
+  EXPECT_EQ(a.rows(), b.rows());
+  EXPECT_EQ(a.cols(), b.cols());
+  return static_cast<double>((a - b).cwiseAbs().maxCoeff());
+}
+
+class CellTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CellTest, WholeSequenceProjectionEqualsPerStepProjection) {
+  ParamStore store(2);
+  auto cell = make(variant(GetParam()), store);
+  const Mat xv = random_mat(kT * kB, kI, 3);
+  Graph g(Mode::kInfer);
+  Var x = g.constant(xv);
+  // A non-zero initial state: T-GRU ignores its input and would otherwise stay at exactly zero.
+  const CellState init{g.constant(random_mat(kB, kH, 4)),
+                       cell->has_memory() ? g.constant(random_mat(kB, kH, 5)) : Var{}};
+  SeqOut whole = run_rnn(*cell, x, Mat(), kB, Dir::kForward, init);
+  CellState s = init;
+  for (Index t = 0; t < kT; ++t) {
+    Var xt = slice_rows(x, t * kB, kB);
+    s = cell->step(cell->k() > 0 ? cell->project_inputs(xt) : Var{}, s);
+    EXPECT_LT(max_abs_diff(s.h.val(), whole.h_all.val().middleRows(t * kB, kB)), 1e-6) << "step " << t;
+  }
+  EXPECT_GT(whole.h_all.val().cwiseAbs().maxCoeff(), 1e-3);   // not a vacuous all-zero comparison
+}
+
+TEST_P(CellTest, PaddedBatchEqualsEachSequenceAloneBothDirections) {
+  ParamStore store(2);
+  auto cell = make(variant(GetParam()), store);
+  const std::vector<Index> lengths{4, 2};
+  const Mat xv = random_mat(kT * kB, kI, 5), h0 = random_mat(kB, kH, 6), c0 = random_mat(kB, kH, 7);
+  for (Dir dir : {Dir::kForward, Dir::kBackward}) {
+    SCOPED_TRACE(dir == Dir::kForward ? "forward" : "backward");
+    Graph g(Mode::kInfer);
+    auto init = [&](const Mat& h, const Mat& c) {
+      return CellState{g.constant(h), cell->has_memory() ? g.constant(c) : Var{}};
+    };
+    SeqOut batch = run_rnn(*cell, g.constant(xv), time_major_mask(kT, lengths), kB, dir, init(h0, c0));
+    for (Index b = 0; b < kB; ++b) {
+      const Index n = lengths[static_cast<size_t>(b)];
+      SeqOut alone = run_rnn(*cell, g.constant(sequence_rows(xv, b, kB, n)), Mat(), 1, dir,
+                             init(h0.row(b), c0.row(b)));
+      EXPECT_LT(max_abs_diff(sequence_rows(batch.h_all.val(), b, kB, n), alone.h_all.val()), 1e-6) << "seq " << b;
+      EXPECT_LT(max_abs_diff(batch.last.h.val().row(b), alone.last.h.val()), 1e-6) << "seq " << b;
+      if (cell->has_memory()) {
+        EXPECT_LT(max_abs_diff(batch.last.c.val().row(b), alone.last.c.val()), 1e-6) << "seq " << b;
+      }
+    }
+  }
+}
+
+TEST_P(CellTest, StoredParameterCountEqualsClosedForm) {
+  for (int input_dim : {kI, kH, 5}) {   // kH: the I == H paths (SRU's highway)
+    ParamStore store(1);
+    auto cell = make(variant(GetParam()), store, input_dim);
+    EXPECT_EQ(store.total_size(), cell->expected_params()) << "I = " << input_dim;
+    for (const auto& p : store.all())
+      EXPECT_EQ(p->name.rfind("enc/fwd/" + cell->name() + "/", 0), 0u) << p->name;
+  }
+}
+
+TEST_P(CellTest, GateRecordingOffByDefaultOnePerStepWhenOn) {
+  ParamStore store(2);
+  auto cell = make(variant(GetParam()), store);
+  Graph g(Mode::kInfer);
+  Var x = g.constant(random_mat(kT * kB, kI, 8));
+  EXPECT_TRUE(run_rnn(*cell, x, Mat(), kB, Dir::kForward).gates.empty());
+  for (Dir dir : {Dir::kForward, Dir::kBackward}) {
+    SeqOut out = run_rnn(*cell, x, time_major_mask(kT, {4, 2}), kB, dir, {}, true);
+    EXPECT_EQ(out.gates.empty(), cell->name() == "srnn");   // the Elman cell has no gates
+    for (const auto& [name, seq] : out.gates) {
+      ASSERT_EQ(seq.size(), static_cast<size_t>(kT)) << name;
+      for (const Mat& m : seq) {
+        EXPECT_EQ(m.rows(), kB);
+        EXPECT_EQ(m.cols(), kH);
+        EXPECT_GE(m.minCoeff(), 0) << name << " is a sigmoid gate";
+        EXPECT_LE(m.maxCoeff(), 1) << name << " is a sigmoid gate";
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, CellTest, ::testing::ValuesIn(all_variant_names()));
+
+TEST(CellGates, NamesPerCell) {
+  const std::map<std::string, std::vector<std::string>> want = {
+      {"atr", {"f", "i"}},       {"lrn", {"f", "i"}},      {"gru", {"r", "z"}},  {"lstm", {"f", "i", "o"}},
+      {"ran", {"f", "i"}},       {"olrn", {"f", "i", "o"}}, {"sru", {"f", "r"}},  {"lgru", {"l", "r", "z"}},
+      {"tgru", {"r", "z"}},      {"dt", {"l", "r", "t1/r", "t1/z", "z"}},         {"srnn", {}}};
+  for (const auto& [type, names] : want) {
+    ParamStore store;
+    auto cell = make(variant(type), store);
+    Graph g(Mode::kInfer);
+    SeqOut out = run_rnn(*cell, g.constant(random_mat(kT * kB, kI, 1)), Mat(), kB, Dir::kForward, {}, true);
+    std::vector<std::string> got;
+    for (const auto& kv : out.gates) got.push_back(kv.first);
+    EXPECT_EQ(got, names) << type;
+  }
+}
+
+TEST(CellGates, RecordedInTimeOrderInBothDirections) {
+  // ATR without a recurrent bias, from h = 0: the first processed step has i = σ(p). Forward that is
+  // time 0; backward it is time T-1, and run_rnn must still store it at index T-1.
+  ParamStore store(2);
+  auto cell = make(variant("atr"), store);
+  Graph g(Mode::kInfer);
+  Var x = g.constant(random_mat(kT * kB, kI, 9));
+  const Mat p = cell->project_inputs(x).val();
+  SeqOut fwd = run_rnn(*cell, x, Mat(), kB, Dir::kForward, {}, true);
+  SeqOut bwd = run_rnn(*cell, x, Mat(), kB, Dir::kBackward, {}, true);
+  EXPECT_LT(max_abs_diff(fwd.gates.at("i")[0], sigmoid(Mat(p.topRows(kB)))), 1e-6);
+  EXPECT_LT(max_abs_diff(bwd.gates.at("i")[kT - 1], sigmoid(Mat(p.bottomRows(kB)))), 1e-6);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(CellParams, ClosedFormsAtFixedSizes) {
+  // Hand-computed counts at I = 5, H = 4 (DESIGN §6), independent of expected_params().
+  const std::map<std::string, Index> want = {
+      {"atr", 5 * 4 + 16 + 4},            {"atr_bias_both", 5 * 4 + 16 + 8}, {"atr_bias_none", 5 * 4 + 16},
+      {"gru", 3 * 20 + 3 * 16 + 12},      {"lstm", 4 * 20 + 4 * 16 + 16},    {"ran", 3 * 20 + 2 * 16 + 8},
+      {"ran_ln", 3 * 20 + 2 * 16 + 24},   {"lrn", 3 * 20 + 12},              {"lrn_ln", 3 * 20 + 24},
+      {"olrn", 4 * 20 + 16},              {"sru", 4 * 20 + 8},               {"lgru", 5 * 20 + 4 * 16 + 16},
+      {"tgru", 3 * 16 + 12},              {"dt", 5 * 20 + 4 * 16 + 16 + 3 * 16 + 12},
+      {"dt_t2", 5 * 20 + 4 * 16 + 16 + 2 * (3 * 16 + 12)},                  {"srnn", 20 + 16 + 4}};
+  for (const auto& [name, n] : want) {
+    ParamStore store;
+    auto cell = make_cell(variant(name, 4), 5, store, "m");
+    EXPECT_EQ(store.total_size(), n) << name;
+    EXPECT_EQ(cell->expected_params(), n) << name;
+  }
+}
+
+TEST(CellParams, Table1WeightMatricesAndTransformations) {
+  // ATR paper Table 1: LSTM 8/8, GRU 6/6, ATR 2/2. RAN: Table 1 says 4/4 for the "simplest RAN" whose
+  // content layer is c̃ = x; ours has c̃ = x W_c (rnn/ran.h), one matrix more.
+  const std::map<std::string, int> want = {{"lstm", 8}, {"gru", 6}, {"atr", 2}, {"ran", 5}};
+  for (const auto& [type, n] : want) {
+    ParamStore store;
+    auto cell = make_cell(variant(type), kI, store, "m");
+    EXPECT_EQ(cell->info().weight_matrices, n) << type;
+    EXPECT_EQ(cell->info().matrix_transformations, n) << type;
+  }
+  ParamStore store;
+  EXPECT_EQ(make_cell(variant("dt_t2"), kI, store, "m")->info().weight_matrices, 9 + 2 * 3);
+}
+
+TEST(CellParams, NamesAndInitialisation) {
+  ParamStore store;
+  CellConfig cfg = variant("lstm_forget_bias");
+  auto lstm = make_cell(cfg, kI, store, "enc/fwd");
+  const Mat& b = store.get("enc/fwd/lstm/b").value;
+  EXPECT_EQ(b.cols(), 4 * kH);
+  EXPECT_EQ(b.middleCols(kH, kH), Mat::Ones(1, kH));
+  EXPECT_EQ(b.leftCols(kH), Mat::Zero(1, kH));
+  const Mat& w = store.get("enc/fwd/lstm/W").value;
+  EXPECT_LE(w.cwiseAbs().maxCoeff(), Real(0.08));   // the papers' uniform(-0.08, 0.08) default
+  EXPECT_GT(w.cwiseAbs().maxCoeff(), Real(0));
+  auto dt = make_cell(variant("dt_t2"), kI, store, "dec");
+  for (const char* name : {"dec/dt/lgru/W", "dec/dt/lgru/U", "dec/dt/lgru/b", "dec/dt/t1/tgru/U", "dec/dt/t2/tgru/b"})
+    EXPECT_NE(store.find(name), nullptr) << name;
+  for (const char* init : {"normal", "glorot", "orthogonal"}) {
+    CellConfig c = variant("atr");
+    c.init = init;
+    EXPECT_NO_THROW(make_cell(c, kI, store, std::string("init_") + init)) << init;
+  }
+}
+
+TEST(CellFactory, Errors) {
+  ParamStore store;
+  CellConfig cfg = variant("atr");
+  cfg.type = "bogus";
+  try {
+    make_cell(cfg, kI, store, "m");
+    FAIL() << "no error for an unknown cell";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("bogus"), std::string::npos) << msg;
+    for (const auto& name : registered_cell_names()) EXPECT_NE(msg.find(name), std::string::npos) << msg;
+  }
+  for (int hidden : {0, -3}) {
+    CellConfig c = variant("gru");
+    c.hidden = hidden;
+    EXPECT_THROW(make_cell(c, kI, store, "m"), Error);
+  }
+  EXPECT_THROW(make_cell(variant("atr"), 0, store, "m0"), Error);
+  auto expect_rejected = [&](const std::string& type, auto tweak) {
+    CellConfig c = variant(type);
+    tweak(c);
+    EXPECT_THROW(make_cell(c, kI, store, "m_" + type), Error) << type;
+  };
+  expect_rejected("gru", [](CellConfig& c) { c.output = "tanh"; });
+  expect_rejected("lstm", [](CellConfig& c) { c.layer_norm = true; });
+  expect_rejected("lrn", [](CellConfig& c) { c.coupled = true; });
+  expect_rejected("atr", [](CellConfig& c) { c.bias = "sometimes"; });
+  expect_rejected("atr", [](CellConfig& c) { c.output = "relu"; });
+  expect_rejected("gru", [](CellConfig& c) { c.bias = "input"; });
+  expect_rejected("atr", [](CellConfig& c) { c.transitions = 3; });
+  expect_rejected("atr", [](CellConfig& c) { c.init = "zeros"; });
+  expect_rejected("lstm", [](CellConfig& c) { c.bias = "none"; c.forget_bias = 1; });
+  expect_rejected("dt", [](CellConfig& c) { c.transitions = -1; });
+  EXPECT_TRUE(is_registered_cell("lrn"));
+  EXPECT_FALSE(is_registered_cell("bogus"));
+  EXPECT_EQ(registered_cell_names().size(), 11u);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+TEST(CellGolden, FloatAgreesWithDoubleGolden) {
+  std::ifstream in(std::string(TW_SOURCE_DIR) + "/tests/golden/cells_forward.json");
+  ASSERT_TRUE(in.good()) << "missing tests/golden/cells_forward.json (HINT: TW_REGEN_GOLDEN=1 twin_gradcheck)";
+  const nlohmann::json cells = nlohmann::json::parse(in).at("cells");
+  const auto variants = cell_variants(kH);
+  EXPECT_EQ(cells.size(), variants.size());
+  for (const auto& v : variants) {
+    ASSERT_TRUE(cells.contains(v.name)) << v.name;
+    const auto& want = cells.at(v.name);
+    const CellFingerprint fp = cell_fingerprint(v.cfg);
+    const double scale = want.at("abs_mean").get<double>();
+    ASSERT_GT(scale, 1e-3) << v.name << ": golden outputs too small to compare";
+    auto near = [&](double got, double ref, const std::string& what) {
+      EXPECT_LE(std::abs(got - ref), 1e-4 * std::max(std::abs(ref), scale)) << v.name << " " << what;
+    };
+    near(fp.fwd_sum, want.at("fwd_sum").get<double>(), "fwd_sum");
+    near(fp.bwd_sum, want.at("bwd_sum").get<double>(), "bwd_sum");
+    near(fp.abs_mean, scale, "abs_mean");
+    const auto entries = want.at("entries").get<std::vector<double>>();
+    ASSERT_EQ(fp.entries.size(), entries.size()) << v.name;
+    for (size_t j = 0; j < entries.size(); ++j) near(fp.entries[j], entries[j], "entry " + std::to_string(j));
+  }
+}
+
+}  // namespace
+}  // namespace twin
