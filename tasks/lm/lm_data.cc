@@ -1,0 +1,102 @@
+#include "lm_data.h"
+
+#include <filesystem>
+
+#include "base/check.h"
+#include "data/text.h"
+#include "train/json_reader.h"
+
+namespace twin::lm {
+
+LmDataConfig parse_lm_data(JsonReader& r) {
+  LmDataConfig c;
+  c.dir = r.get_string("dir", c.dir);
+  c.train = r.get_string("train", c.train);
+  c.valid = r.get_string("valid", c.valid);
+  c.test = r.get_string("test", c.test);
+  c.vocab = r.get_string("vocab", c.vocab);
+  c.bptt = r.get_int("bptt", c.bptt, 1, 10000);
+  c.eval_batch_size = r.get_int("eval_batch_size", c.eval_batch_size, 1, 100000);
+  c.loss = r.get_choice("loss", c.loss, {"sum_time_mean_batch", "mean_token"});
+  r.finish();
+  return c;
+}
+
+nlohmann::json to_json(const LmDataConfig& c) {
+  return {{"dir", c.dir},   {"train", c.train}, {"valid", c.valid},
+          {"test", c.test}, {"vocab", c.vocab}, {"bptt", c.bptt},
+          {"eval_batch_size", c.eval_batch_size}, {"loss", c.loss}};
+}
+
+namespace {
+std::string split_path(const LmDataConfig& c, const std::string& file) {
+  const std::string p = (std::filesystem::path(c.dir) / file).string();
+  TW_CHECK(std::filesystem::exists(p), "LM data file ", p, " does not exist (HINT: run `make data-ptb` to prepare ",
+           "PTB from $RAW_DATA, or set data.dir)");
+  return p;
+}
+}  // namespace
+
+Ids read_stream(const std::string& path, const Vocab& vocab) {
+  Ids out;
+  LineReader in(path);
+  std::string line;
+  const std::int32_t eos = vocab.find("<eos>");
+  TW_CHECK(eos >= 0, "the LM vocabulary has no <eos> word");
+  while (in.next(line)) {
+    for (const auto& w : split_whitespace(line)) {
+      std::int32_t id = vocab.find(w);
+      if (id < 0) {
+        TW_CHECK(vocab.unk_id() >= 0, in.where(), ": word '", w, "' is not in the vocabulary and it has no <unk>");
+        id = vocab.unk_id();
+      }
+      out.push_back(id);
+    }
+    out.push_back(eos);
+  }
+  TW_CHECK(out.size() >= 2, path, ": no text (an LM split needs at least one line)");
+  return out;
+}
+
+LmCorpus load_corpus(const LmDataConfig& c) {
+  LmCorpus corpus;
+  VocabOptions opts{{}, "<unk>", false, 1, 0};   // PTB: <unk> and <eos> are ordinary words, no reserved ids
+  if (!c.vocab.empty()) {
+    corpus.vocab = Vocab::load(split_path(c, c.vocab), opts);
+  } else {
+    TokenCounts counts;
+    LineReader in(split_path(c, c.train));
+    std::string line;
+    while (in.next(line)) {
+      counts.add(split_whitespace(line));
+      counts.add("<eos>");
+    }
+    corpus.vocab = Vocab::from_counts(counts, opts);
+  }
+  corpus.train = read_stream(split_path(c, c.train), corpus.vocab);
+  corpus.valid = read_stream(split_path(c, c.valid), corpus.vocab);
+  corpus.test = read_stream(split_path(c, c.test), corpus.vocab);
+  return corpus;
+}
+
+IdMat batchify(const Ids& stream, Index batch) {
+  TW_CHECK(batch > 0, "batchify: batch size ", batch);
+  const Index len = static_cast<Index>(stream.size()) / batch;
+  TW_CHECK(len >= 2, "batchify: ", stream.size(), " tokens are too few for ", batch, " columns (need 2 per column)");
+  IdMat data(len, batch);
+  for (Index b = 0; b < batch; ++b)
+    for (Index t = 0; t < len; ++t) data(t, b) = stream[static_cast<size_t>(b * len + t)];
+  return data;
+}
+
+Index num_windows(const IdMat& data, int bptt) { return (data.rows() - 1 + bptt - 1) / bptt; }
+
+void window(const IdMat& data, Index w, int bptt, IdMat& input, IdMat& target) {
+  const Index start = w * bptt;
+  TW_CHECK(start < data.rows() - 1, "window ", w, " past the end of the data");
+  const Index T = std::min<Index>(bptt, data.rows() - 1 - start);
+  input = data.middleRows(start, T);
+  target = data.middleRows(start + 1, T);
+}
+
+}  // namespace twin::lm

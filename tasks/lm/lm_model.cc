@@ -1,0 +1,87 @@
+#include "lm_model.h"
+
+#include "graph/init.h"
+#include "ops/ops.h"
+#include "rnn/cell_factory.h"
+#include "train/config.h"
+#include "train/json_reader.h"
+
+namespace twin::lm {
+
+LmModelConfig parse_lm_model(JsonReader& r) {
+  LmModelConfig c;
+  c.embed = r.get_int("embed", c.embed, 1, 1 << 16);
+  c.layers = r.get_int("layers", c.layers, 1, 64);
+  JsonReader cr = r.child("cell");
+  c.cell = parse_cell(cr);
+  c.dropout = r.get_double("dropout", c.dropout, 0.0, 0.99);
+  c.dropout_kind = r.get_choice("dropout_kind", c.dropout_kind, {"standard", "variational"});
+  c.tie = r.get_bool("tie", c.tie);
+  c.init_scale = r.get_double("init_scale", c.init_scale, 0.0, 10.0);
+  if (c.tie && c.cell.hidden != c.embed)
+    r.fail("tie", "needs model.cell.hidden (" + std::to_string(c.cell.hidden) + ") == model.embed (" +
+                      std::to_string(c.embed) + ")");
+  r.finish();
+  return c;
+}
+
+nlohmann::json to_json(const LmModelConfig& c) {
+  return {{"embed", c.embed},     {"layers", c.layers},   {"cell", to_json(c.cell)},
+          {"dropout", c.dropout}, {"dropout_kind", c.dropout_kind}, {"tie", c.tie},
+          {"init_scale", c.init_scale}};
+}
+
+LmModel::LmModel(const LmModelConfig& cfg, Index vocab, ParamStore& store) : cfg_(cfg) {
+  const Init init = init::uniform(static_cast<Real>(cfg.init_scale));
+  emb_ = Embedding(store, "lm/emb", vocab, cfg.embed, init);
+  int in = cfg.embed;
+  for (int l = 0; l < cfg.layers; ++l) {
+    cells_.push_back(make_cell(cfg.cell, in, store, "lm/l" + std::to_string(l)));
+    in = cells_.back()->hidden_dim();
+  }
+  if (cfg.tie) {
+    out_bias_ = &store.add("lm/out/b", 1, vocab, init::constant(0));
+  } else {
+    out_ = Linear(store, "lm/out", in, vocab, init);
+  }
+}
+
+Var LmModel::drop(Var x, Index batch, Rng& rng) const {
+  if (cfg_.dropout == 0 || !x.g->training()) return x;
+  if (cfg_.dropout_kind == "variational") {
+    // One mask per sequence (column of the batch) for the whole window (Gal & Ghahramani 2016).
+    Mat m = dropout_mask(rng, batch, x.cols(), static_cast<Real>(cfg_.dropout));
+    return mul_tile_rows(x, x.g->constant(std::move(m)));
+  }
+  return dropout(x, static_cast<Real>(cfg_.dropout), rng);
+}
+
+Var LmModel::loss(Graph& g, const IdMat& input, const IdMat& target, LmState& state, Rng& rng,
+                  std::map<std::string, std::vector<Mat>>* gates) const {
+  const Index B = input.cols();
+  const Mat no_mask;   // LM windows are never padded
+  Var x = drop(emb_.apply(g, input), B, rng);                          // [T*B, E]
+  LmState next;
+  for (size_t l = 0; l < cells_.size(); ++l) {
+    const Cell& cell = *cells_[l];
+    CellState init;
+    if (!state.empty()) {
+      init.h = g.constant(state.h[l]);                                  // detached: no gradient into the past
+      if (cell.has_memory()) init.c = g.constant(state.c[l]);
+    }
+    const bool top = l + 1 == cells_.size();
+    SeqOut o = run_rnn(cell, x, no_mask, B, Dir::kForward, init, gates != nullptr && top);
+    next.h.push_back(o.last.h.val());
+    next.c.push_back(cell.has_memory() ? o.last.c.val() : Mat());
+    if (gates && top) *gates = std::move(o.gates);
+    x = drop(o.h_all, B, rng);                                          // [T*B, H]
+  }
+  state = std::move(next);
+  Var logits = cfg_.tie ? add_row(emb_.tied_logits(x), g.param(*out_bias_)) : out_.apply(x);   // [T*B, V]
+  Ids tgt(static_cast<size_t>(target.size()));
+  for (Index t = 0; t < target.rows(); ++t)
+    for (Index b = 0; b < B; ++b) tgt[static_cast<size_t>(t * B + b)] = target(t, b);
+  return cross_entropy(logits, tgt, Mat());
+}
+
+}  // namespace twin::lm

@@ -1,0 +1,102 @@
+#include "lm_task.h"
+
+#include <cmath>
+
+#include "ops/ops.h"
+
+namespace twin::lm {
+
+LmTask::LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args)
+    : batch_size_(train.batch_size), store_(run.seed) {
+  JsonReader dr = root.child("data");
+  data_ = parse_lm_data(dr);
+  JsonReader mr = root.child("model");
+  mcfg_ = parse_lm_model(mr);
+  if (auto it = args.task_flags.find("--dump-gates"); it != args.task_flags.end()) {
+    try {
+      dump_gates_ = std::stoi(it->second);
+    } catch (...) {
+      TW_FAIL("--dump-gates takes a number of test sentences, got '", it->second, "'");
+    }
+  }
+  corpus_ = load_corpus(data_);
+  train_data_ = batchify(corpus_.train, batch_size_);
+  model_ = std::make_unique<LmModel>(mcfg_, corpus_.vocab.size(), store_);
+}
+
+nlohmann::json LmTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
+
+size_t LmTask::begin_epoch(int, Rng&) {
+  state_ = LmState{};   // every epoch starts from a zero state (Zaremba et al.)
+  return static_cast<size_t>(num_windows(train_data_, data_.bptt));
+}
+
+LossOut LmTask::loss(Graph& g, size_t batch, Rng& rng) {
+  IdMat input, target;
+  window(train_data_, static_cast<Index>(batch), data_.bptt, input, target);
+  Var nll = model_->loss(g, input, target, state_, rng);                    // [1,1] summed over T*B tokens
+  const double T = static_cast<double>(input.rows()), B = static_cast<double>(input.cols());
+  const double denom = data_.loss == "mean_token" ? T * B : B;              // sum over time, mean over batch
+  return {scale(nll, static_cast<Real>(1.0 / denom)), nll.val()(0, 0), T * B};
+}
+
+PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, int bptt) {
+  const IdMat data = batchify(stream, std::min<Index>(batch, static_cast<Index>(stream.size()) / 2));
+  PplResult r;
+  LmState state;
+  Rng unused(0);
+  IdMat input, target;
+  for (Index w = 0; w < num_windows(data, bptt); ++w) {
+    window(data, w, bptt, input, target);
+    Graph g(Mode::kInfer);
+    r.nll += model.loss(g, input, target, state, unused).val()(0, 0);
+    r.tokens += static_cast<double>(input.size());
+  }
+  return r;
+}
+
+Metrics LmTask::evaluate(Split split) {
+  const Ids& s = split == Split::kTest ? corpus_.test : split == Split::kDev ? corpus_.valid : corpus_.train;
+  const PplResult r = stream_perplexity(*model_, s, data_.eval_batch_size, data_.bptt);
+  Metrics m;
+  m.primary_name = "ppl";
+  m.primary = r.ppl();
+  m.higher_is_better = false;
+  m.values = {{"ppl", r.ppl()}, {"loss", r.nll / r.tokens}, {"tokens", r.tokens}};
+  return m;
+}
+
+NamedMats LmTask::save_state() const {
+  NamedMats out;
+  for (size_t l = 0; l < state_.h.size(); ++l) {
+    out.emplace_back("h" + std::to_string(l), state_.h[l]);
+    if (state_.c[l].size()) out.emplace_back("c" + std::to_string(l), state_.c[l]);
+  }
+  return out;
+}
+
+void LmTask::load_state(const NamedMats& s) {
+  state_ = LmState{};
+  if (s.empty()) return;
+  for (int l = 0; l < mcfg_.layers; ++l) {
+    Mat h, c;
+    for (const auto& [n, m] : s) {
+      if (n == "h" + std::to_string(l)) h = m;
+      if (n == "c" + std::to_string(l)) c = m;
+    }
+    TW_CHECK(h.rows() == batch_size_ && h.cols() == model_->cell(l).hidden_dim(),
+             "checkpoint: carried LM state of layer ", l, " is ", shape_str(h), ", expected [", batch_size_, "x",
+             model_->cell(l).hidden_dim(), "]");
+    state_.h.push_back(h);
+    state_.c.push_back(c);
+  }
+}
+
+void LmTask::finish(const std::string& run_dir, nlohmann::json& summary) {
+  summary["vocab"] = corpus_.vocab.size();
+  summary["tokens"] = {{"train", corpus_.train.size()}, {"valid", corpus_.valid.size()}, {"test", corpus_.test.size()}};
+  summary["cell"] = mcfg_.cell.type;
+  (void)run_dir;
+}
+
+}  // namespace twin::lm
