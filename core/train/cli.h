@@ -56,17 +56,22 @@ int run_main(int argc, char** argv, const char* prog) {
     typed["train"] = to_json(tc);
     typed["run"] = to_json(run);
     RunDir dir(run.out_dir);
-    exp.write_resolved(dir.path(""), typed);
-    write_text_atomic(dir.path("params.txt"), task.params().table());
+    const std::string best = dir.path("model.best.bin");
+    const std::string last = dir.path("checkpoint.last.bin");
+    TW_CHECK(args.resume || args.eval_only || !(file_exists(best) || file_exists(last)), "run folder ",
+             run.out_dir, " already holds a run; continue it with --resume, evaluate it with --eval-only, or ",
+             "choose another out_dir (--set out_dir=...) — nothing was overwritten");
+    TW_CHECK(!args.eval_only || file_exists(best), "--eval-only: no trained model at ", best,
+             " (HINT: train first, or point out_dir at a finished run)");
+    if (!args.eval_only) {   // --eval-only leaves the training run's files as they are
+      exp.write_resolved(dir.path(""), typed);
+      write_text_atomic(dir.path("params.txt"), task.params().table());
+    }
     std::fprintf(stderr, "%s: %s -> %s\n%s", prog, args.config.c_str(), run.out_dir.c_str(),
                  task.params().table().c_str());
 
     TrainOutcome out;
-    const std::string best = dir.path("model.best.bin");
-    if (args.eval_only) {
-      TW_CHECK(file_exists(best), "--eval-only: no trained model at ", best, " (HINT: train first, or point ",
-               "out_dir at a finished run)");
-    } else {
+    if (!args.eval_only) {
       TrainOptions o;
       o.run = run;
       o.train = tc;
@@ -77,12 +82,15 @@ int run_main(int argc, char** argv, const char* prog) {
       if (out.stop_reason == "signal") return 130;
       if (out.stop_reason == "non_finite") return 3;
     }
-    if (file_exists(best)) load_params(best, task.params(), LoadMode::kStrict);
+    // The best dev model when there is one; otherwise (stopped before any evaluation) the current parameters.
+    const bool have_best = file_exists(best);
+    if (have_best) load_params(best, task.params(), LoadMode::kStrict);
     Metrics dev = task.evaluate(Split::kDev);
     Metrics test = task.evaluate(Split::kTest);
     nlohmann::json summary = run_summary(prog, run, task.params(), args.eval_only ? nullptr : &out, dev, test, args);
+    summary["evaluated_model"] = have_best ? "model.best.bin" : "current parameters (no dev evaluation yet)";
     task.finish(run.out_dir, summary);
-    write_text_atomic(dir.path("summary.json"), summary.dump(2) + "\n");
+    write_text_atomic(dir.path(args.eval_only ? "eval.json" : "summary.json"), summary.dump(2) + "\n");
     std::printf("%s\n", summary.dump(2).c_str());
     return 0;
   } catch (const Error& e) {

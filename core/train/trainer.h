@@ -83,6 +83,13 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   }
 
   TrainOutcome out;
+  if (o.resume && tc.patience > 0 && p.stalled >= tc.patience) {
+    out.stop_reason = "early_stop";   // the run had already stopped early: nothing left to train
+    out.best = p.best;
+    out.steps = p.step;
+    out.wall_seconds = p.elapsed_s;
+    return out;
+  }
   Stopwatch wall;
   const bool tty = !o.quiet && detail::stderr_is_tty();
   auto save_last = [&] { detail::save_last(last_path, store, *opt, task.save_state(), p, o.config); };
@@ -181,9 +188,11 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
       else if (tc.max_minutes > 0 && minutes >= tc.max_minutes) out.stop_reason = "max_minutes";
       else if (tc.patience > 0 && p.stalled >= tc.patience) out.stop_reason = "early_stop";
       if (!out.stop_reason.empty()) {
-        if (out.stop_reason != "signal" && !evaluated && !(last_batch && tc.eval_every == 0)) evaluate_dev();
-        ++p.batch;            // resume continues after this batch
-        if (p.batch == n_batches) { ++p.epoch; p.batch = 0; }
+        // No evaluation here: it would change plateau/early-stopping state, and an interrupted run that is
+        // resumed must follow the uninterrupted one exactly. run_main evaluates the best (or current) model.
+        // Resume continues after this batch. After an epoch's last batch the position stays in this epoch
+        // (batch == n_batches), so a resumed run still does the end-of-epoch evaluation.
+        ++p.batch;
         p.elapsed_s += wall.seconds();
         wall.reset();
         save_last();

@@ -1,0 +1,248 @@
+// The shared trainer on a toy task: exact resume (N steps + save + resume + M steps == N+M straight, at any
+// stop position), determinism, SIGINT save-and-exit, non-finite loss stop, early stopping, schedules.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "graph/init.h"
+#include "ops/ops.h"
+#include "train/checkpoint.h"
+#include "train/trainer.h"
+
+namespace twin {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Softmax regression with dropout on random data. Batches are shuffled per epoch (order_rng), dropout draws
+// from the step rng, and a running counter is task state (saved/restored like the LM's carried hidden state).
+class ToyTask {
+ public:
+  explicit ToyTask(std::uint64_t seed = 3) : store_(seed) {
+    Rng data(11);
+    x_ = Mat(40, 5);
+    data.fill_normal(x_, 0, 1);
+    for (Index n = 0; n < x_.rows(); ++n) y_.push_back(x_(n, 0) + x_(n, 1) > 0 ? 1 : (x_(n, 2) > 0.5 ? 2 : 0));
+    w_ = &store_.add("toy/W", 5, 3, init::uniform(0.1f));
+    b_ = &store_.add("toy/b", 1, 3, init::constant(0));
+  }
+  ParamStore& params() { return store_; }
+  size_t begin_epoch(int, Rng& order_rng) {
+    order_.resize(4);
+    for (int i = 0; i < 4; ++i) order_[static_cast<size_t>(i)] = i;
+    order_rng.shuffle(order_.begin(), order_.end());
+    counter_ = Mat::Zero(1, 1);
+    return order_.size();
+  }
+  LossOut loss(Graph& g, size_t batch, Rng& rng) {
+    if (raise_at_ >= 0 && calls_ == raise_at_) std::raise(SIGINT);
+    ++calls_;
+    const Index start = order_[batch] * 10;
+    Ids y(y_.begin() + start, y_.begin() + start + 10);
+    Var x = dropout(g.constant(x_.middleRows(start, 10)), 0.2f, rng);
+    Var l = cross_entropy(affine(x, g.param(*w_), g.param(*b_)), y, Mat());
+    if (nan_at_ >= 0 && calls_ - 1 == nan_at_) l = scale(l, std::numeric_limits<Real>::quiet_NaN());
+    counter_(0, 0) += 1;
+    return {scale(l, 0.1f), l.val()(0, 0), 10};
+  }
+  Metrics evaluate(Split) {
+    Graph g(Mode::kInfer);
+    Var l = cross_entropy(affine(g.constant(x_), g.param(*w_), g.param(*b_)), y_, Mat());
+    Metrics m;
+    m.primary_name = "loss";
+    m.primary = fixed_metric_ ? 1.0 : l.val()(0, 0) / 40.0;
+    m.values = {{"loss", m.primary}};
+    return m;
+  }
+  NamedMats save_state() const { return {{"counter", counter_}}; }
+  void load_state(const NamedMats& s) {
+    ASSERT_EQ(s.size(), 1u);
+    counter_ = s[0].second;
+  }
+
+  int raise_at_ = -1, nan_at_ = -1;
+  bool fixed_metric_ = false;
+  int calls_ = 0;
+  Mat counter_ = Mat::Zero(1, 1);
+
+ private:
+  ParamStore store_;
+  Param *w_, *b_;
+  Mat x_;
+  Ids y_;
+  std::vector<int> order_;
+};
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("twin_trainer_" + std::to_string(::getpid()) + "_" +
+                                        std::to_string(counter()++));
+    fs::remove_all(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  static int& counter() {
+    static int c = 0;
+    return c;
+  }
+};
+
+TrainOptions options(const std::string& dir, int epochs) {
+  TrainOptions o;
+  o.run.seed = 5;
+  o.run_dir = dir;
+  o.quiet = true;
+  o.train.max_epochs = epochs;
+  o.train.optim.name = "adam";
+  o.train.optim.lr = 0.05;
+  o.train.optim.clip_norm = 1.0;
+  o.train.schedule.type = "step_decay";
+  o.train.schedule.start_epoch = 2;
+  o.train.schedule.factor = 0.5;
+  return o;
+}
+
+void expect_same_params(ParamStore& a, ParamStore& b) {
+  ASSERT_EQ(a.all().size(), b.all().size());
+  for (size_t i = 0; i < a.all().size(); ++i)
+    EXPECT_TRUE(a.all()[i]->value == b.all()[i]->value) << a.all()[i]->name << " differs";
+}
+
+TEST(Trainer, SameSeedGivesBitIdenticalRuns) {
+  TempDir d1, d2;
+  ToyTask a, b;
+  TrainOutcome oa = train(a, options(d1.path.string(), 3));
+  TrainOutcome ob = train(b, options(d2.path.string(), 3));
+  EXPECT_EQ(oa.losses, ob.losses);
+  EXPECT_EQ(oa.steps, 12);
+  EXPECT_EQ(oa.stop_reason, "max_epochs");
+  expect_same_params(a.params(), b.params());
+  EXPECT_LT(oa.losses.back(), oa.losses.front());
+}
+
+// Stops after `stop_steps`, resumes in a fresh task, and compares with an uninterrupted run: mid-epoch,
+// on an epoch's last batch (the end-of-epoch evaluation must still happen) and at an epoch boundary.
+class TrainerResume : public ::testing::TestWithParam<int> {};
+
+TEST_P(TrainerResume, StopAndResumeEqualsStraightRun) {
+  const int stop_steps = GetParam();
+  TempDir straight_dir, split_dir;
+  ToyTask straight;
+  TrainOutcome full = train(straight, options(straight_dir.path.string(), 3));
+
+  ToyTask first;
+  TrainOptions o = options(split_dir.path.string(), 3);
+  o.train.max_steps = stop_steps;
+  TrainOutcome part1 = train(first, o);
+  EXPECT_EQ(part1.stop_reason, "max_steps");
+  ASSERT_TRUE(fs::exists(split_dir.path / "checkpoint.last.bin"));
+
+  ToyTask second(/*seed=*/999);   // different init: everything must come from the checkpoint
+  o.train.max_steps = 0;
+  o.resume = true;
+  TrainOutcome part2 = train(second, o);
+  std::vector<double> joined = part1.losses;
+  joined.insert(joined.end(), part2.losses.begin(), part2.losses.end());
+  EXPECT_EQ(joined, full.losses);
+  expect_same_params(straight.params(), second.params());
+  EXPECT_EQ(second.counter_(0, 0), straight.counter_(0, 0));
+  EXPECT_EQ(part2.best.primary, full.best.primary);
+}
+INSTANTIATE_TEST_SUITE_P(StopPositions, TrainerResume, ::testing::Values(2, 4, 5, 8));
+
+TEST(Trainer, SigintSavesCheckpointAndResumeContinuesExactly) {
+  TempDir straight_dir, dir;
+  ToyTask straight;
+  TrainOutcome full = train(straight, options(straight_dir.path.string(), 2));
+
+  install_stop_signals();
+  ToyTask first;
+  first.raise_at_ = 5;   // SIGINT arrives during the 6th step
+  TrainOptions o = options(dir.path.string(), 2);
+  TrainOutcome part1 = train(first, o);
+  clear_stop_request();
+  std::signal(SIGINT, SIG_DFL);
+  EXPECT_EQ(part1.stop_reason, "signal");
+  EXPECT_EQ(part1.steps, 6);   // the step in flight completes, then the run saves and stops
+  ToyTask second(999);
+  o.resume = true;
+  TrainOutcome part2 = train(second, o);
+  EXPECT_EQ(part2.steps, 8);
+  expect_same_params(straight.params(), second.params());
+}
+
+TEST(Trainer, NonFiniteLossStopsAndKeepsLastGoodParameters) {
+  TempDir dir;
+  ToyTask t;
+  t.nan_at_ = 6;
+  TrainOptions o = options(dir.path.string(), 3);
+  TrainOutcome out = train(t, o);
+  EXPECT_EQ(out.stop_reason, "non_finite");
+  EXPECT_EQ(out.steps, 6);
+  // The parameters are those after step 6 (= an uninterrupted run stopped at 6 steps).
+  TempDir ref_dir;
+  ToyTask ref;
+  o.run_dir = ref_dir.path.string();
+  o.train.max_steps = 6;
+  train(ref, o);
+  expect_same_params(ref.params(), t.params());
+  for (auto& p : t.params().all()) EXPECT_TRUE(p->value.allFinite());
+  // The checkpoint written at the end of epoch 1 is still readable.
+  EXPECT_NO_THROW(load_named_mats((dir.path / "checkpoint.last.bin").string()));
+}
+
+TEST(Trainer, EarlyStoppingAfterPatienceEvaluations) {
+  TempDir dir;
+  ToyTask t;
+  t.fixed_metric_ = true;   // never improves after the first evaluation
+  TrainOptions o = options(dir.path.string(), 10);
+  o.train.patience = 2;
+  TrainOutcome out = train(t, o);
+  EXPECT_EQ(out.stop_reason, "early_stop");
+  EXPECT_EQ(out.epochs_done, 3);   // evaluation 1 is the best, 2 and 3 stall
+  // Resuming a run that stopped early trains no further.
+  ToyTask again;
+  o.resume = true;
+  TrainOutcome out2 = train(again, o);
+  EXPECT_EQ(out2.stop_reason, "early_stop");
+  EXPECT_TRUE(out2.losses.empty());
+}
+
+TEST(Trainer, WritesBestModelMetricsAndProgress) {
+  TempDir dir;
+  ToyTask t;
+  TrainOptions o = options(dir.path.string(), 2);
+  o.train.eval_every = 3;
+  TrainOutcome out = train(t, o);
+  EXPECT_TRUE(fs::exists(dir.path / "model.best.bin"));
+  EXPECT_TRUE(fs::exists(dir.path / "progress.json"));
+  std::ifstream in(dir.path / "metrics.jsonl");
+  int dev_rows = 0, train_rows = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    auto j = nlohmann::json::parse(line);
+    dev_rows += j["split"] == "dev";
+    train_rows += j["split"] == "train";
+  }
+  EXPECT_EQ(dev_rows, 2);   // steps 3 and 6: with eval_every set, epochs end without an evaluation
+  EXPECT_GE(train_rows, 2);
+  EXPECT_EQ(out.best.primary_name, "loss");
+}
+
+TEST(Trainer, ResumeWithoutCheckpointIsAnError) {
+  TempDir dir;
+  ToyTask t;
+  TrainOptions o = options(dir.path.string(), 1);
+  o.resume = true;
+  try {
+    train(t, o);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--resume: no checkpoint"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace twin
