@@ -74,6 +74,13 @@ INSTANTIATE_TEST_SUITE_P(Variants, CellGrad, ::testing::ValuesIn(variant_only_na
 // SRU's highway uses x itself when I == H (no projection): a different code path.
 TEST(CellGradExtra, SruWithInputEqualHidden) { check_cell_gradient(variant("sru"), kH); }
 TEST(CellGradExtra, GruResetBeforeWithInputEqualHidden) { check_cell_gradient(variant("gru_reset_before"), kH); }
+TEST(CellGradExtra, SimplestRanIdentityContent) {
+  CellConfig c = variant("ran");
+  c.content = "identity";
+  check_cell_gradient(c, kH);
+  c.layer_norm = true;
+  check_cell_gradient(c, kH);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Golden file: per variant, the fingerprint of a fixed seeded run. The double build must reproduce it to

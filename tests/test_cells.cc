@@ -193,15 +193,25 @@ TEST(CellParams, ClosedFormsAtFixedSizes) {
 }
 
 TEST(CellParams, Table1WeightMatricesAndTransformations) {
-  // ATR paper Table 1: LSTM 8/8, GRU 6/6, ATR 2/2. RAN: Table 1 says 4/4 for the "simplest RAN" whose
-  // content layer is c̃ = x; ours has c̃ = x W_c (rnn/ran.h), one matrix more.
-  const std::map<std::string, int> want = {{"lstm", 8}, {"gru", 6}, {"atr", 2}, {"ran", 5}};
-  for (const auto& [type, n] : want) {
+  // ATR paper Table 1: LSTM 8/8, GRU 6/6, RAN 4/4, ATR 2/2. The paper's RAN is Lee et al.'s simplest one,
+  // c̃ = x (content "identity", I == H); the default RAN keeps c̃ = x W_c and has one matrix more.
+  CellConfig simplest_ran = variant("ran");
+  simplest_ran.content = "identity";
+  const std::vector<std::tuple<std::string, CellConfig, int>> want = {
+      {"lstm", variant("lstm"), 8}, {"gru", variant("gru"), 6}, {"ran (simplest)", simplest_ran, 4},
+      {"atr", variant("atr"), 2},   {"ran (linear content)", variant("ran"), 5}};
+  for (const auto& [label, cfg, n] : want) {
     ParamStore store;
-    auto cell = make_cell(variant(type), kI, store, "m");
-    EXPECT_EQ(cell->info().weight_matrices, n) << type;
-    EXPECT_EQ(cell->info().matrix_transformations, n) << type;
+    auto cell = make_cell(cfg, kH, store, "m");   // I == H, as the simplest RAN requires
+    EXPECT_EQ(cell->info().weight_matrices, n) << label;
+    EXPECT_EQ(cell->info().matrix_transformations, n) << label;
+    EXPECT_EQ(store.total_size(), cell->expected_params()) << label;
   }
+  ParamStore store2;
+  EXPECT_THROW(make_cell(simplest_ran, kH + 1, store2, "m"), Error);   // c̃ = x needs I == H
+  CellConfig gru_content = variant("gru");
+  gru_content.content = "identity";
+  EXPECT_THROW(make_cell(gru_content, kH, store2, "g"), Error);        // not a GRU option
   ParamStore store;
   EXPECT_EQ(make_cell(variant("dt_t2"), kI, store, "m")->info().weight_matrices, 9 + 2 * 3);
 }

@@ -137,10 +137,10 @@ TEST(Config, ToJsonRecordsEveryFieldAndParsesBack) {
   CellConfig c;
   c.type = "lstm", c.hidden = 5, c.output = "tanh", c.bias = "none", c.input_tanh = true, c.coupled = true;
   c.layer_norm = true, c.init = "orthogonal", c.init_scale = 0.5, c.forget_bias = 1.0, c.gru_reset_after = false;
-  c.transitions = 3;
+  c.transitions = 3, c.content = "identity";
   JsonReader cr(to_json(c), "e.json", "model.cell");
   EXPECT_EQ(to_json(parse_cell(cr)), to_json(c));
-  EXPECT_EQ(to_json(c).size(), 12u);
+  EXPECT_EQ(to_json(c).size(), 13u);
 }
 
 TEST(Config, RunDefaultsFromFileName) {

@@ -24,6 +24,7 @@ struct CellConfig {
   double forget_bias = 0.0;        // LSTM: initial forget-gate bias
   bool gru_reset_after = true;     // GRU: r ⊙ (h U_h) (one [H,3H] GEMM) or (r ⊙ h) U_h
   int transitions = 1;             // dt: number of T-GRU transitions after the L-GRU
+  std::string content = "default"; // RAN: "linear" (c̃ = x W_c, default) | "identity" (c̃ = x, needs I == H)
 };
 
 struct CellState {

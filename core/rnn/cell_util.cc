@@ -30,6 +30,7 @@ void check_cell_config(const CellConfig& cfg, int input_dim, const std::string& 
   reject(CellOpt::kForgetBias, cfg.forget_bias == 0.0, "forget_bias=" + std::to_string(cfg.forget_bias));
   reject(CellOpt::kResetAfter, cfg.gru_reset_after, "gru_reset_after=false");
   reject(CellOpt::kTransitions, cfg.transitions == 1, "transitions=" + std::to_string(cfg.transitions));
+  reject(CellOpt::kContent, cfg.content == "default", "content='" + cfg.content + "'");
 }
 
 Act parse_output(const CellConfig& cfg, Act dflt) {

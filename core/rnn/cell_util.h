@@ -16,7 +16,7 @@ namespace twin {
 enum class Act { kIdentity, kTanh };
 
 // Options of CellConfig beyond type/hidden/init; a cell lists the ones it understands.
-enum class CellOpt { kOutput, kBiasNone, kAtrBias, kInputTanh, kCoupled, kLayerNorm, kForgetBias, kResetAfter,
+enum class CellOpt { kOutput, kBiasNone, kAtrBias, kInputTanh, kCoupled, kLayerNorm, kForgetBias, kResetAfter, kContent,
                      kTransitions };
 
 // Throws when hidden <= 0, input_dim <= 0, the init is unknown, or a field in `cfg` differs from its default

@@ -4,27 +4,34 @@ namespace twin {
 
 RanCell::RanCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("ran", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kBiasNone, CellOpt::kLayerNorm});
+  check_cell_config(cfg, input_dim, name_,
+                    {CellOpt::kOutput, CellOpt::kBiasNone, CellOpt::kLayerNorm, CellOpt::kContent});
   output_ = parse_output(cfg, Act::kTanh);
+  identity_content_ = cfg.content == "identity";
+  TW_CHECK(!identity_content_ || input_dim == cfg.hidden, "cell 'ran': content='identity' (c̃ = x) needs the ",
+           "input size (", input_dim, ") to equal hidden (", cfg.hidden, ")");
+  const Index k = identity_content_ ? 2 : 3;
   const bool has_bias = parse_has_bias(cfg);
-  w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));
+  w_ = &add_param(store, scope, "W", I(), k * H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), 2 * H(), weight_init(cfg));
   if (cfg.layer_norm) {
-    ln_g_ = &add_param(store, scope, "ln_g", 1, 3 * H(), init::constant(1));
-    ln_b_ = &add_param(store, scope, "ln_b", 1, 3 * H(), init::constant(0));
+    ln_g_ = &add_param(store, scope, "ln_g", 1, k * H(), init::constant(1));
+    ln_b_ = &add_param(store, scope, "ln_b", 1, k * H(), init::constant(0));
   } else if (has_bias) {
     b_ = &add_param(store, scope, "b", 1, 2 * H(), init::constant(0));
   }
 }
 
 Index RanCell::expected_params() const {
-  return 3 * I() * H() + 2 * H() * H() + (ln_g_ ? 6 * H() : (b_ ? 2 * H() : 0));
+  const Index k = identity_content_ ? 2 : 3;
+  return k * I() * H() + 2 * H() * H() + (ln_g_ ? 2 * k * H() : (b_ ? 2 * H() : 0));
 }
 
 Var RanCell::project_inputs(Var x) const {
   Graph& g = *x.g;
-  if (ln_g_) return layer_norm(matmul(x, g.param(*w_)), g.param(*ln_g_), g.param(*ln_b_));   // [T*B, 3H]
-  return project(x, *w_, b_);                                                                 // [T*B, 3H]
+  Var p = ln_g_ ? layer_norm(matmul(x, g.param(*w_)), g.param(*ln_g_), g.param(*ln_b_))   // [T*B, kH]
+                : project(x, *w_, b_);
+  return identity_content_ ? concat_cols({p, x}) : p;                                    // [T*B, 3H]
 }
 
 CellState RanCell::step(Var a, const CellState& prev, GateRecord* rec) const {

@@ -7,11 +7,12 @@
 // c̃ has no bias, as in the paper (the bias only covers the gate columns).
 // layer_norm: the whole [T*B, 3H] input projection goes through one layer norm (gain, bias [1,3H]),
 // as the LRN authors' `linear(..., ln=True)` does; the LN bias then replaces b.
-// Table 1 of the ATR paper counts 4 weight matrices for "the simplest RAN", whose content layer is the
-// input itself (c̃ = x, possible only when I == H). Ours keeps W_c (the equations we were asked to
-// implement, and needed when I != H), so info() reports 5 weight matrices / 5 transformations.
-// Parameters: W [I,3H], U [H,2H], b [1,2H] (no LN); with LN: W, U, ln_g [1,3H], ln_b [1,3H].
-//   expected_params = 3·I·H + 2·H² + (layer_norm ? 6·H : 2·H·[bias])
+// content = "identity" is Lee et al.'s simplest RAN, c̃ = x (only when I == H): W is [I,2H] and the
+// projection is [x W_i, x W_f, x]. That is the RAN of the ATR paper's Table 1 (4 weight matrices, 4
+// transformations). The default "linear" keeps W_c (needed when I != H, e.g. NMT with 620-d embeddings
+// and 1000-d states): 5 and 5.
+// Parameters: W [I,kH] (k = 3 linear, 2 identity), U [H,2H], b [1,2H] (no LN); with LN: ln_g, ln_b [1,kH].
+//   expected_params = k·I·H + 2·H² + (layer_norm ? 2·k·H : 2·H·[bias])
 // Gates recorded: "i", "f". With g = identity and c_0 = 0, c_t = Σ_k i_k ⊙ Π_{l>k} f_l ⊙ c̃_k (gates.h).
 #pragma once
 #include "rnn/cell_util.h"
@@ -25,11 +26,12 @@ class RanCell final : public CellBase {
   bool has_memory() const override { return true; }
   Var project_inputs(Var x) const override;
   CellState step(Var a, const CellState& prev, GateRecord* rec = nullptr) const override;
-  CellInfo info() const override { return {5, 5}; }
+  CellInfo info() const override { return identity_content_ ? CellInfo{4, 4} : CellInfo{5, 5}; }
   Index expected_params() const override;
 
  private:
   Act output_;
+  bool identity_content_ = false;
   Param* w_;
   Param* u_;
   Param* b_ = nullptr;

@@ -95,6 +95,7 @@ CellConfig parse_cell(JsonReader& r) {
   c.forget_bias = r.get_double("forget_bias", c.forget_bias, -100.0, 100.0);
   c.gru_reset_after = r.get_bool("gru_reset_after", c.gru_reset_after);
   c.transitions = r.get_int("transitions", c.transitions, 0, 64);
+  c.content = r.get_choice("content", c.content, {"default", "linear", "identity"});
   r.finish();
   return c;
 }
@@ -154,7 +155,8 @@ nlohmann::json to_json(const CellConfig& c) {
           {"init_scale", c.init_scale},
           {"forget_bias", c.forget_bias},
           {"gru_reset_after", c.gru_reset_after},
-          {"transitions", c.transitions}};
+          {"transitions", c.transitions},
+          {"content", c.content}};
 }
 
 nlohmann::json to_json(const RunConfig& c) {
