@@ -1,5 +1,6 @@
 #include "lm_data.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "base/check.h"
@@ -54,7 +55,8 @@ Ids read_stream(const std::string& path, const Vocab& vocab) {
     }
     out.push_back(eos);
   }
-  TW_CHECK(out.size() >= 2, path, ": no text (an LM split needs at least one line)");
+  TW_CHECK(out.size() > static_cast<size_t>(std::count(out.begin(), out.end(), eos)), path,
+           ": no text (an LM split needs at least one word)");
   return out;
 }
 
@@ -71,6 +73,7 @@ LmCorpus load_corpus(const LmDataConfig& c) {
       counts.add(split_whitespace(line));
       counts.add("<eos>");
     }
+    TW_CHECK(counts.distinct() > 1, split_path(c, c.train), ": no text (an LM split needs at least one word)");
     corpus.vocab = Vocab::from_counts(counts, opts);
   }
   corpus.train = read_stream(split_path(c, c.train), corpus.vocab);

@@ -1,0 +1,232 @@
+// PTB language-model task: batchify/windows on hand-made streams, perplexity on a hand-computed case,
+// golden smoke losses, exact resume with the carried state, the real PTB reader, and the bad-input table.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "lm_synthetic.h"
+#include "lm_task.h"
+
+namespace twin::lm {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& tag) {
+    static int n = 0;
+    path = fs::temp_directory_path() / ("twin_lm_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string str(const std::string& sub = "") const { return (path / sub).string(); }
+};
+
+TEST(LmData, BatchifyColumnsAreContiguousChunks) {
+  Ids s(11);
+  for (int i = 0; i < 11; ++i) s[static_cast<size_t>(i)] = i;
+  IdMat d = batchify(s, 3);   // L = 3, the tail (9, 10) is dropped
+  ASSERT_EQ(d.rows(), 3);
+  ASSERT_EQ(d.cols(), 3);
+  for (int b = 0; b < 3; ++b)
+    for (int t = 0; t < 3; ++t) EXPECT_EQ(d(t, b), 3 * b + t);
+  EXPECT_THROW(batchify(s, 6), Error);   // 1 token per column cannot give an input and a target
+}
+
+TEST(LmData, BpttWindowsShiftTargetsByOneAndShortenTheLast) {
+  Ids s(12);
+  for (int i = 0; i < 12; ++i) s[static_cast<size_t>(i)] = i;
+  IdMat d = batchify(s, 2);   // L = 6: column 0 = 0..5, column 1 = 6..11
+  EXPECT_EQ(num_windows(d, 2), 3);
+  IdMat in, tg;
+  window(d, 0, 2, in, tg);
+  EXPECT_EQ(in.rows(), 2);
+  EXPECT_EQ(in(0, 0), 0);
+  EXPECT_EQ(in(1, 1), 7);
+  EXPECT_EQ(tg(0, 0), 1);
+  EXPECT_EQ(tg(1, 1), 8);
+  window(d, 2, 2, in, tg);   // rows 4 -> 5: only one step left
+  EXPECT_EQ(in.rows(), 1);
+  EXPECT_EQ(in(0, 1), 10);
+  EXPECT_EQ(tg(0, 1), 11);
+  EXPECT_THROW(window(d, 3, 2, in, tg), Error);
+}
+
+TEST(LmEval, PerplexityEqualsExpMeanNllOnAHandComputedCase) {
+  // Every weight zero and the output bias b = [0, ln 2, ln 3, 0]: p = [1, 2, 3, 1] / 7 at every position.
+  LmModelConfig cfg;
+  cfg.embed = 3;
+  cfg.layers = 1;
+  cfg.cell.type = "atr";
+  cfg.cell.hidden = 3;
+  ParamStore store;
+  LmModel model(cfg, 4, store);
+  for (auto& p : store.all()) p->value.setZero();
+  Mat& b = store.get("lm/out/b").value;
+  b(0, 1) = static_cast<Real>(std::log(2.0));
+  b(0, 2) = static_cast<Real>(std::log(3.0));
+  // batch 2: columns {0,1,2,3,0} and {1,2,3,0,1}; predicted tokens 1,2,3,0 and 2,3,0,1 (two of each id).
+  const Ids stream = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1};
+  PplResult r = stream_perplexity(model, stream, 2, 3);
+  EXPECT_EQ(r.tokens, 8);
+  const double mean_nll = std::log(7.0) - std::log(6.0) / 4;   // (2·ln7 + 2·ln(7/2) + 2·ln(7/3) + 2·ln7) / 8
+  EXPECT_NEAR(r.nll / r.tokens, mean_nll, 1e-5);
+  EXPECT_NEAR(r.ppl(), 7.0 / std::pow(6.0, 0.25), 1e-4);
+}
+
+nlohmann::json smoke_config(const std::string& data_dir, const std::string& out_dir) {
+  std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/lm_atr.json");
+  nlohmann::json j = nlohmann::json::parse(in);
+  j["data"]["dir"] = data_dir;
+  j["out_dir"] = out_dir;
+  return j;
+}
+
+struct SmokeRun {
+  std::unique_ptr<LmTask> task;
+  TrainOutcome out;
+};
+
+SmokeRun run_smoke(const nlohmann::json& j, const std::string& out_dir, long max_steps, bool resume) {
+  JsonReader root(j, "smoke/lm_atr.json");
+  RunConfig run = parse_run(root);
+  JsonReader tr = root.child("train");
+  TrainConfig tc = parse_train(tr);
+  CliArgs args;
+  SmokeRun s;
+  s.task = std::make_unique<LmTask>(root, run, tc, args);
+  root.finish();
+  set_num_threads(1);
+  TrainOptions o;
+  o.run = run;
+  o.train = tc;
+  o.train.max_steps = max_steps;
+  o.run_dir = out_dir;
+  o.resume = resume;
+  o.quiet = true;
+  s.out = train(*s.task, o);
+  return s;
+}
+
+TEST(LmSmoke, LossDropsAndFirstLossesMatchGolden) {
+  TempDir data("data"), out("out");
+  write_synthetic_corpus(data.str(), 17);
+  SmokeRun s = run_smoke(smoke_config(data.str(), out.str()), out.str(), 0, false);
+  const auto& L = s.out.losses;
+  ASSERT_GE(L.size(), 30u);
+  double first = 0, last = 0;
+  for (size_t i = 0; i < 5; ++i) first += L[i] / 5, last += L[L.size() - 1 - i] / 5;
+  EXPECT_LT(last, first - 0.5) << "training loss did not drop";
+  EXPECT_LT(s.task->evaluate(Split::kTest).primary, 15.0);   // a uniform model over ~27 words scores ~27
+
+  const std::string golden = std::string(TW_SOURCE_DIR) + "/tests/golden/lm_smoke.json";
+  const char* regen = std::getenv("TW_REGEN_GOLDEN");
+  if (regen && std::string(regen) == "1") {
+    nlohmann::json doc = {{"about", "first 5 training losses of experiments/smoke/lm_atr.json on "
+                                    "write_synthetic_corpus(seed 17); regenerate with TW_REGEN_GOLDEN=1"},
+                          {"losses", std::vector<double>(L.begin(), L.begin() + 5)}};
+    std::ofstream(golden) << doc.dump(2) << "\n";
+    GTEST_SKIP() << "rewrote " << golden;
+  }
+  std::ifstream in(golden);
+  ASSERT_TRUE(in.good()) << "missing " << golden << " (generate it with TW_REGEN_GOLDEN=1)";
+  const auto want = nlohmann::json::parse(in)["losses"].get<std::vector<double>>();
+  ASSERT_EQ(want.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) EXPECT_NEAR(L[i], want[i], 1e-4) << "loss " << i;
+}
+
+TEST(LmSmoke, StopAndResumeMidEpochEqualsStraightRun) {
+  // The carried hidden state is task state: a resumed run must continue it, not restart from zeros.
+  TempDir data("data"), a("a"), b("b");
+  write_synthetic_corpus(data.str(), 17);
+  SmokeRun straight = run_smoke(smoke_config(data.str(), a.str()), a.str(), 0, false);
+  SmokeRun part1 = run_smoke(smoke_config(data.str(), b.str()), b.str(), 7, false);
+  SmokeRun part2 = run_smoke(smoke_config(data.str(), b.str()), b.str(), 0, true);
+  std::vector<double> joined = part1.out.losses;
+  joined.insert(joined.end(), part2.out.losses.begin(), part2.out.losses.end());
+  EXPECT_EQ(joined, straight.out.losses);
+  EXPECT_EQ(part2.task->evaluate(Split::kTest).primary, straight.task->evaluate(Split::kTest).primary);
+}
+
+TEST(LmData, RealPtbCountsWhenTheCorpusIsPresent) {
+  const char* env = std::getenv("RAW_DATA");
+  const fs::path raw = fs::path(env ? env : std::string(TW_SOURCE_DIR) + "/../shared/data") / "ptb";
+  if (!fs::exists(raw / "ptb.valid.txt")) GTEST_SKIP() << "no PTB at " << raw << " (set RAW_DATA to run this)";
+  LmDataConfig c;
+  c.dir = raw.string();
+  c.train = fs::exists(raw / "ptb.train.txt") ? "ptb.train.txt" : "ptb.train.txt.gz";
+  c.valid = "ptb.valid.txt";
+  c.test = "ptb.test.txt";
+  LmCorpus corpus = load_corpus(c);
+  EXPECT_EQ(corpus.train.size(), 929589u);
+  EXPECT_EQ(corpus.valid.size(), 73760u);
+  EXPECT_EQ(corpus.test.size(), 82430u);
+  EXPECT_EQ(corpus.vocab.size(), 10000);
+}
+
+// The bad-input table, through the real command line: each is one clear line on stderr and exit code 2.
+class LmCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    write_synthetic_corpus(data_.str(), 17, 40, 10, 10);
+    config_ = smoke_config(data_.str(), out_.str("run"));
+    std::ofstream(cfg_.str("exp.json")) << config_.dump(2);
+  }
+  int run(std::vector<std::string> extra, std::string* err) {
+    std::vector<std::string> args = {"lm", cfg_.str("exp.json")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    ::testing::internal::CaptureStderr();
+    ::testing::internal::CaptureStdout();
+    const int rc = run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm");
+    *err = ::testing::internal::GetCapturedStderr();
+    ::testing::internal::GetCapturedStdout();
+    return rc;
+  }
+  void expect_error(std::vector<std::string> extra, const std::string& needle) {
+    std::string err;
+    EXPECT_EQ(run(extra, &err), 2) << err;
+    EXPECT_NE(err.find(needle), std::string::npos) << "stderr was: " << err;
+  }
+  TempDir data_{"clidata"}, out_{"cliout"}, cfg_{"clicfg"};
+  nlohmann::json config_;
+};
+
+TEST_F(LmCli, BadInputGivesOneLineErrors) {
+  expect_error({"--set", "data.dir=" + data_.str("missing")}, "does not exist");
+  std::ofstream(data_.str("empty.txt")).flush();
+  expect_error({"--set", "data.train=empty.txt"}, "no text");
+  expect_error({"--set", "model.cel.type=atr"}, "unknown key");
+  expect_error({"--set", "model.cell.type=atrr"}, "atr");
+  expect_error({"--set", "train.batch_size=\"20\""}, "train.batch_size");
+  expect_error({"--resume"}, "--resume: no checkpoint");
+  expect_error({"--eval-only"}, "--eval-only: no trained model");
+  expect_error({"--bogus"}, "unknown option");
+  EXPECT_FALSE(fs::exists(out_.str("run/model.best.bin")));
+}
+
+TEST_F(LmCli, TrainsResumesAndRefusesToOverwriteARun) {
+  std::string err;
+  ASSERT_EQ(run({"--set", "train.max_steps=5"}, &err), 0) << err;
+  ASSERT_TRUE(fs::exists(out_.str("run/summary.json")));
+  ASSERT_TRUE(fs::exists(out_.str("run/config.resolved.json")));
+  const auto before = fs::last_write_time(out_.str("run/checkpoint.last.bin"));
+  expect_error({}, "already holds a run");   // a fresh start must not overwrite the run
+  EXPECT_EQ(fs::last_write_time(out_.str("run/checkpoint.last.bin")), before);
+  ASSERT_EQ(run({"--resume"}, &err), 0) << err;
+  std::ifstream in(out_.str("run/summary.json"));
+  auto summary = nlohmann::json::parse(in);
+  EXPECT_EQ(summary["stop_reason"], "max_epochs");
+  EXPECT_GT(summary["steps"].get<long>(), 5);
+  ASSERT_EQ(run({"--eval-only"}, &err), 0) << err;
+  EXPECT_TRUE(fs::exists(out_.str("run/eval.json")));
+}
+
+}  // namespace
+}  // namespace twin::lm
