@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "lm_gates.h"
 #include "lm_synthetic.h"
 #include "lm_task.h"
 
@@ -226,6 +227,40 @@ TEST_F(LmCli, TrainsResumesAndRefusesToOverwriteARun) {
   EXPECT_GT(summary["steps"].get<long>(), 5);
   ASSERT_EQ(run({"--eval-only"}, &err), 0) << err;
   EXPECT_TRUE(fs::exists(out_.str("run/eval.json")));
+}
+
+TEST(LmGates, PearsonROnHandComputedSeries) {
+  EXPECT_NEAR(pearson_r({1, 2, 3}, {2, 4, 6}), 1.0, 1e-12);
+  EXPECT_NEAR(pearson_r({1, 2, 3}, {3, 2, 1}), -1.0, 1e-12);
+  // a = (1,2,3,4), b = (1,3,2,4): cov = 4, var_a = var_b = 5 (sums of squared deviations) -> r = 0.8
+  EXPECT_NEAR(pearson_r({1, 2, 3, 4}, {1, 3, 2, 4}), 0.8, 1e-12);
+  EXPECT_THROW(pearson_r({1}, {1}), Error);
+}
+
+TEST_F(LmCli, DumpGatesWritesPerPositionMeansAndDependencies) {
+  std::string err;
+  ASSERT_EQ(run({"--set", "train.max_steps=5", "--dump-gates", "3"}, &err), 0) << err;
+  std::ifstream in(out_.str("run/gates.json"));
+  ASSERT_TRUE(in.good());
+  auto g = nlohmann::json::parse(in);
+  EXPECT_EQ(g["cell"], "atr");
+  EXPECT_EQ(g["pair"], nlohmann::json({"i", "f"}));
+  const auto i = g["mean"]["i"].get<std::vector<double>>(), f = g["mean"]["f"].get<std::vector<double>>();
+  ASSERT_EQ(i.size(), g["count"].size());
+  ASSERT_GE(i.size(), 4u);   // synthetic sentences have 4+ words plus <eos>
+  for (size_t t = 0; t < i.size(); ++t) EXPECT_TRUE(i[t] > 0 && i[t] < 1 && f[t] > 0 && f[t] < 1);
+  EXPECT_EQ(g["count"][0].get<double>(), g["sentences"].get<double>());   // every sentence has a position 0
+  EXPECT_LE(std::abs(g["pearson_r_units"].get<double>()), 1.0);
+  ASSERT_EQ(g["dependencies"].size(), 3u);
+  const auto& d0 = g["dependencies"][0];
+  const size_t len = d0["tokens"].size();
+  ASSERT_EQ(d0["weights"].size(), len);
+  EXPECT_EQ(d0["tokens"].back(), "<eos>");
+  for (size_t t = 0; t < len; ++t)
+    for (size_t k = t + 1; k < len; ++k) EXPECT_EQ(d0["weights"][t][k].get<double>(), 0.0);   // no future words
+  std::string err2;
+  EXPECT_EQ(run({"--resume", "--dump-gates", "x"}, &err2), 2);
+  EXPECT_NE(err2.find("--dump-gates"), std::string::npos) << err2;
 }
 
 }  // namespace

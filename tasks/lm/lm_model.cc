@@ -56,8 +56,8 @@ Var LmModel::drop(Var x, Index batch, Rng& rng) const {
   return dropout(x, static_cast<Real>(cfg_.dropout), rng);
 }
 
-Var LmModel::loss(Graph& g, const IdMat& input, const IdMat& target, LmState& state, Rng& rng,
-                  std::map<std::string, std::vector<Mat>>* gates) const {
+Var LmModel::forward(Graph& g, const IdMat& input, LmState& state, Rng& rng,
+                     std::map<std::string, std::vector<Mat>>* gates) const {
   const Index B = input.cols();
   const Mat no_mask;   // LM windows are never padded
   Var x = drop(emb_.apply(g, input), B, rng);                          // [T*B, E]
@@ -77,6 +77,13 @@ Var LmModel::loss(Graph& g, const IdMat& input, const IdMat& target, LmState& st
     x = drop(o.h_all, B, rng);                                          // [T*B, H]
   }
   state = std::move(next);
+  return x;
+}
+
+Var LmModel::loss(Graph& g, const IdMat& input, const IdMat& target, LmState& state, Rng& rng,
+                  std::map<std::string, std::vector<Mat>>* gates) const {
+  const Index B = input.cols();
+  Var x = forward(g, input, state, rng, gates);                          // [T*B, H]
   Var logits = cfg_.tie ? add_row(emb_.tied_logits(x), g.param(*out_bias_)) : out_.apply(x);   // [T*B, V]
   Ids tgt(static_cast<size_t>(target.size()));
   for (Index t = 0; t < target.rows(); ++t)

@@ -47,7 +47,9 @@ class LmModel {
   // gates: when non-null, receives the top layer's recorded gates.
   Var loss(Graph& g, const IdMat& input, const IdMat& target, LmState& state, Rng& rng,
            std::map<std::string, std::vector<Mat>>* gates = nullptr) const;
-  // Log-probabilities [T*B, V] for analysis (inference only).
+  // The top layer's states [T*B, H] (dropout applied when training); same state and gates contract as loss().
+  Var forward(Graph& g, const IdMat& input, LmState& state, Rng& rng,
+              std::map<std::string, std::vector<Mat>>* gates = nullptr) const;
   const LmModelConfig& config() const { return cfg_; }
   const Cell& cell(int layer) const { return *cells_[static_cast<size_t>(layer)]; }
 

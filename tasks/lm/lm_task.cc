@@ -1,6 +1,9 @@
 #include "lm_task.h"
 
 #include <cmath>
+#include <filesystem>
+
+#include "lm_gates.h"
 
 #include "ops/ops.h"
 
@@ -15,7 +18,8 @@ LmTask::LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train,
   if (auto it = args.task_flags.find("--dump-gates"); it != args.task_flags.end()) {
     try {
       dump_gates_ = std::stoi(it->second);
-    } catch (...) {
+      TW_CHECK(dump_gates_ >= 0, "--dump-gates takes a number of test sentences >= 0");
+    } catch (const std::logic_error&) {
       TW_FAIL("--dump-gates takes a number of test sentences, got '", it->second, "'");
     }
   }
@@ -96,7 +100,14 @@ void LmTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   summary["vocab"] = corpus_.vocab.size();
   summary["tokens"] = {{"train", corpus_.train.size()}, {"valid", corpus_.valid.size()}, {"test", corpus_.test.size()}};
   summary["cell"] = mcfg_.cell.type;
-  (void)run_dir;
+  if (dump_gates_ > 0) {
+    const nlohmann::json stats = gate_statistics(*model_, corpus_, dump_gates_);
+    write_text_atomic((std::filesystem::path(run_dir) / "gates.json").string(), stats.dump() + "\n");
+    summary["gates"] = {{"file", "gates.json"}};
+    if (stats.contains("pearson_r_positions"))
+      summary["gates"]["pearson_r_positions"] = stats["pearson_r_positions"];
+    if (stats.contains("pearson_r_units")) summary["gates"]["pearson_r_units"] = stats["pearson_r_units"];
+  }
 }
 
 }  // namespace twin::lm
