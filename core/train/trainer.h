@@ -118,6 +118,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   };
 
   double window_loss = 0, window_units = 0;
+  long window_steps = 0;
   Stopwatch window_clock;
   bool stop = false;
   while (p.epoch <= tc.max_epochs && !stop) {
@@ -162,18 +163,21 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
       p.units += lo.units;
       window_loss += lo.loss_sum;
       window_units += lo.units;
+      ++window_steps;
 
       const bool last_batch = p.batch + 1 == n_batches;
       if (tc.log_every > 0 && (p.step % tc.log_every == 0 || last_batch)) {
-        const double ups = window_units / std::max(window_clock.seconds(), 1e-9);
+        const double secs = std::max(window_clock.seconds(), 1e-9);
+        const double ups = window_units / secs;
         const double left = static_cast<double>(n_batches - p.batch - 1) +
                             static_cast<double>(tc.max_epochs - p.epoch) * static_cast<double>(n_batches);
-        const double eta = window_units > 0 ? left * (window_units / std::max<double>(1, tc.log_every)) / ups : 0;
+        const double eta = left * secs / static_cast<double>(std::max(1L, window_steps));
         const double wl = window_units > 0 ? window_loss / window_units : 0;
         log.append({{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
                     {"grad_norm", gnorm}, {"units_s", ups}, {"elapsed_s", p.elapsed_s + wall.seconds()}});
         if (!o.quiet) detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty);
         window_loss = window_units = 0;
+        window_steps = 0;
         window_clock.reset();
       }
 
@@ -220,6 +224,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     wall.reset();
     save_last();
   }
+  if (tty) std::fputc('\n', stderr);   // end the live bar's line
   if (out.stop_reason.empty()) out.stop_reason = "max_epochs";
   if (out.stop_reason == "signal" && !o.quiet)
     std::fprintf(stderr, "stopped by signal %d; saved %s (continue with --resume)\n", stop_signal(), last_path.c_str());
