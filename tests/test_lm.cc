@@ -93,7 +93,8 @@ struct SmokeRun {
   TrainOutcome out;
 };
 
-SmokeRun run_smoke(const nlohmann::json& j, const std::string& out_dir, long max_steps, bool resume) {
+SmokeRun run_smoke(const nlohmann::json& j, const std::string& out_dir, long max_steps, bool resume,
+                   int threads = 1) {
   JsonReader root(j, "smoke/lm_atr.json");
   RunConfig run = parse_run(root);
   JsonReader tr = root.child("train");
@@ -102,7 +103,7 @@ SmokeRun run_smoke(const nlohmann::json& j, const std::string& out_dir, long max
   SmokeRun s;
   s.task = std::make_unique<LmTask>(root, run, tc, args);
   root.finish();
-  set_num_threads(1);
+  set_num_threads(threads);
   TrainOptions o;
   o.run = run;
   o.train = tc;
@@ -152,6 +153,27 @@ TEST(LmSmoke, StopAndResumeMidEpochEqualsStraightRun) {
   joined.insert(joined.end(), part2.out.losses.begin(), part2.out.losses.end());
   EXPECT_EQ(joined, straight.out.losses);
   EXPECT_EQ(part2.task->evaluate(Split::kTest).primary, straight.task->evaluate(Split::kTest).primary);
+}
+
+TEST(LmSmoke, TwoThreadRunsWithTheSameSeedAreBitIdentical) {
+  // Large enough that the projections go to multi-threaded OpenBLAS and Eigen ([256 x 256] x [256 x 768]).
+  TempDir data("data"), a("a"), b("b");
+  write_synthetic_corpus(data.str(), 17);
+  auto cfg = [&](const TempDir& out) {
+    nlohmann::json j = smoke_config(data.str(), out.str());
+    j["model"]["embed"] = 256;
+    j["model"]["cell"]["hidden"] = 256;
+    j["model"]["cell"]["type"] = "lstm";
+    j["data"]["bptt"] = 16;
+    j["train"]["batch_size"] = 16;
+    return j;
+  };
+  SmokeRun r1 = run_smoke(cfg(a), a.str(), 12, false, 2);
+  SmokeRun r2 = run_smoke(cfg(b), b.str(), 12, false, 2);
+  set_num_threads(1);
+  ASSERT_EQ(r1.out.losses.size(), 12u);
+  EXPECT_EQ(r1.out.losses, r2.out.losses);
+  EXPECT_EQ(r1.task->evaluate(Split::kDev).primary, r2.task->evaluate(Split::kDev).primary);
 }
 
 TEST(LmData, RealPtbCountsWhenTheCorpusIsPresent) {
