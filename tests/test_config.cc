@@ -275,6 +275,10 @@ TEST(Config, ResolvedFileRecordsDefaults) {
   EXPECT_PRED2(contains, cmd, "build/bin/lm ");
   EXPECT_PRED2(contains, cmd, "--set train.patience=4");
   EXPECT_PRED2(contains, cmd, "# extends: ");
+  // A second invocation (a --resume) appends: the first command is kept.
+  e.write_resolved(dir, typed);
+  const std::string twice = read_file(dir + "/command.txt");
+  EXPECT_EQ(twice, cmd + "\n" + cmd);
   // No temp files are left behind by the atomic writes.
   for (const auto& entry : fs::directory_iterator(dir))
     EXPECT_FALSE(contains(entry.path().filename().string(), ".tmp-")) << entry.path();

@@ -190,7 +190,11 @@ void Experiment::write_resolved(const std::string& run_dir, const nlohmann::json
   std::string text = cmd + "\n# cwd: " + fs::current_path(ec).string() + "\n# config: " + path_ + "\n";
   if (!base_path_.empty()) text += "# extends: " + base_path_ + "\n";
   for (const auto& o : overrides_) text += "# set: " + o + "\n";
-  write_text_atomic(dir.path("command.txt"), text);
+  // Every invocation of a run (the first one, then each --resume) is kept: the file is appended to, so the
+  // command that started the run is never lost.
+  const std::string path = dir.path("command.txt");
+  if (fs::exists(path)) text = read_file(path) + "\n" + text;
+  write_text_atomic(path, text);
 }
 
 }  // namespace twin
