@@ -48,7 +48,7 @@ def main():
             "cell": describe_cell(cfg["model"]["cell"]), "params": s["params"], "valid": s["dev"]["ppl"],
             "test": s["test"]["ppl"], "wps": s.get("train_units_per_s", 0), "wall": s.get("wall_seconds", 0),
             "epochs": s.get("epochs_done"), "stop": s.get("stop_reason", ""), "r": gates.get("pearson_r_positions"),
-            "cmd": next((l.split(":", 1)[1].strip() for l in cmd if l.startswith("command:")), cmd[0] if cmd else ""),
+            "cmd": next((l for l in cmd if l.strip() and not l.startswith("#")), ""),   # the starting command
             "run": os.path.basename(d)})
     out = ["# PTB word-level language model", "",
            "Mikolov's PTB (929k/74k/82k tokens, 10k vocabulary), full data, our runs on the 2-core CPU machine.",
