@@ -15,26 +15,38 @@ void check_targets(const char* op, Var logits, const Ids& target) {
              " outside vocabulary of ", logits.cols());
 }
 
-// Loss per row and the softmax (kept for backward).
+// Loss per row and the softmax (kept for backward), one pass per row: max, exp and sum, normalise.
+// log p_v = (x_v - max) - log z with z = Σ exp(x - max), so Σ_v log p_v = Σ_v (x_v - max) - V log z. Rows are
+// independent, so the parallel loop gives the same numbers for any thread count.
 void ce_forward(const Mat& logits, const Ids& target, Real eps, Mat& loss, Mat& probs) {
-  Mat logp = log_softmax_rows(logits);
-  const Real V = static_cast<Real>(logits.cols());
-  loss.resize(logits.rows(), 1);
-  for (Index n = 0; n < logits.rows(); ++n) {
-    Real l = -(Real(1) - eps) * logp(n, target[static_cast<size_t>(n)]);
-    if (eps != 0) l -= eps / V * logp.row(n).sum();
+  const Index N = logits.rows(), V = logits.cols();
+  loss.resize(N, 1);
+  probs.resize(N, V);
+#pragma omp parallel for schedule(static) if (N * V >= (1 << 16))
+  for (Index n = 0; n < N; ++n) {
+    const auto x = logits.row(n);
+    auto p = probs.row(n);
+    const Real mx = x.maxCoeff();
+    p = (x.array() - mx).exp().matrix();
+    const Real z = p.sum();
+    p /= z;
+    // Shift by the max before subtracting log z: x_t - lse directly loses digits when |x| is large.
+    const Real log_z = std::log(z);
+    Real l = -(Real(1) - eps) * ((x(target[static_cast<size_t>(n)]) - mx) - log_z);
+    if (eps != 0) l -= eps / static_cast<Real>(V) * ((x.array() - mx).sum() - static_cast<Real>(V) * log_z);
     loss(n, 0) = l;
   }
-  probs = logp.array().exp().matrix();
 }
 
 // dlogits[n] += w_n (p_n - (1-ε) onehot(y_n) - ε/V)
 void ce_backward(const Mat& probs, const Ids& target, Real eps, const Mat& w, Mat& dx) {
-  const Real V = static_cast<Real>(probs.cols());
-  for (Index n = 0; n < probs.rows(); ++n) {
+  const Index N = probs.rows(), V = probs.cols();
+  const Real u = eps / static_cast<Real>(V);
+#pragma omp parallel for schedule(static) if (N * V >= (1 << 16))
+  for (Index n = 0; n < N; ++n) {
     const Real wn = w(n, 0);
     if (wn == 0) continue;
-    dx.row(n).array() += wn * (probs.row(n).array() - eps / V);
+    dx.row(n).array() += wn * (probs.row(n).array() - u);
     dx(n, target[static_cast<size_t>(n)]) -= wn * (Real(1) - eps);
   }
 }
