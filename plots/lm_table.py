@@ -43,7 +43,8 @@ def main():
         s = json.load(open(path))
         cfg = json.load(open(os.path.join(d, "config.resolved.json")))
         cmd = open(os.path.join(d, "command.txt")).read().strip().splitlines()
-        gates = s.get("gates", {})
+        gates_path = os.path.join(d, "gates.json")
+        gates = json.load(open(gates_path)) if os.path.exists(gates_path) else {}
         rows.setdefault(recipe_of(s["name"]), []).append({
             "cell": describe_cell(cfg["model"]["cell"]), "params": s["params"], "valid": s["dev"]["ppl"],
             "test": s["test"]["ppl"], "wps": s.get("train_units_per_s", 0), "wall": s.get("wall_seconds", 0),
