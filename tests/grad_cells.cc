@@ -14,21 +14,13 @@
 #include "rnn/cell_variants.h"
 #include "rnn/gates.h"
 #include "rnn/stacked.h"
+#include "test_util.h"
 
 namespace twin::test {
 namespace {
 
 constexpr int kI = 3, kH = 2;
 constexpr Index kT = 4, kB = 2;
-
-// [T*B, 1] time-major mask with 1 on the first lengths[b] steps of sequence b.
-Mat time_major_mask(Index steps, const std::vector<Index>& lengths) {
-  const Index batch = static_cast<Index>(lengths.size());
-  Mat m = Mat::Zero(steps * batch, 1);
-  for (Index t = 0; t < steps; ++t)
-    for (Index b = 0; b < batch; ++b) m(t * batch + b, 0) = t < lengths[static_cast<size_t>(b)] ? 1 : 0;
-  return m;
-}
 
 CellConfig variant(const std::string& name, int hidden = kH) {
   for (const auto& v : cell_variants(hidden))

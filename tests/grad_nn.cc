@@ -9,20 +9,9 @@
 #include "nn/linear.h"
 #include "nn/mlp.h"
 #include "ops/ops.h"
+#include "test_util.h"
 
 namespace twin::test {
-namespace {
-
-// Time-major [S*B, 1] mask with 1 on the first lengths[b] positions of sequence b.
-Mat time_major_mask(Index S, const std::vector<Index>& lengths) {
-  const auto B = static_cast<Index>(lengths.size());
-  Mat m = Mat::Zero(S * B, 1);
-  for (Index s = 0; s < S; ++s)
-    for (Index b = 0; b < B; ++b) m(s * B + b, 0) = s < lengths[static_cast<size_t>(b)] ? 1 : 0;
-  return m;
-}
-
-}  // namespace
 
 TEST(NnGrad, LinearWithBias) {
   GradCheck gc;

@@ -5,23 +5,13 @@
 #include "graph/init.h"
 #include "nn/attention.h"
 #include "ops/ops.h"
+#include "test_util.h"
 
 namespace twin {
 namespace {
 
-Mat random_mat(Rng& rng, Index rows, Index cols) {
-  Mat m(rows, cols);
-  rng.fill_normal(m, 0, 1);
-  return m;
-}
-
-Mat time_major_mask(Index S, const std::vector<Index>& lengths) {
-  const auto B = static_cast<Index>(lengths.size());
-  Mat m = Mat::Zero(S * B, 1);
-  for (Index s = 0; s < S; ++s)
-    for (Index b = 0; b < B; ++b) m(s * B + b, 0) = s < lengths[static_cast<size_t>(b)] ? 1 : 0;
-  return m;
-}
+using test::normal_mat;
+using test::time_major_mask;
 
 struct Fixture {
   static constexpr Index S = 5, B = 3, D = 4, Q = 3, A = 6;
@@ -29,8 +19,8 @@ struct Fixture {
   ParamStore store{21};
   Attention att{store, "att", D, Q, A, init::uniform(0.5), /*key_bias=*/true};
   Rng rng{5};
-  Mat enc = random_mat(rng, S * B, D);
-  Mat query = random_mat(rng, B, Q);
+  Mat enc = normal_mat(rng, S * B, D);
+  Mat query = normal_mat(rng, B, Q);
   Mat mask = time_major_mask(S, lengths);
   Fixture() {
     store.get("att/b_k").value.setConstant(0.1f);
@@ -69,7 +59,7 @@ TEST(Attention, PaddedPositionsReceiveExactlyZeroGradient) {
   Graph g;
   AttnOut o = f.att.step(f.att.precompute(g.param(enc), f.mask, f.B), g.constant(f.query));
   Rng r(3);
-  g.backward(sum_all(concat_cols({o.ctx, o.alpha}) * g.constant(random_mat(r, f.B, f.D + f.S))));
+  g.backward(sum_all(concat_cols({o.ctx, o.alpha}) * g.constant(normal_mat(r, f.B, f.D + f.S))));
   for (Index s = 0; s < f.S; ++s)
     for (Index b = 0; b < f.B; ++b) {
       const bool real = s < f.lengths[static_cast<size_t>(b)];

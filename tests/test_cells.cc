@@ -10,34 +10,18 @@
 #include "rnn/cell_factory.h"
 #include "rnn/cell_variants.h"
 #include "rnn/rnn.h"
+#include "test_util.h"
 
 namespace twin {
 namespace {
 
+using test::max_abs_diff;
+using test::sequence_rows;
+using test::time_major_mask;
+using test::uniform_mat;
+
 constexpr int kI = 3, kH = 2;
 constexpr Index kT = 4, kB = 2;
-
-Mat time_major_mask(Index steps, const std::vector<Index>& lengths) {
-  const Index batch = static_cast<Index>(lengths.size());
-  Mat m = Mat::Zero(steps * batch, 1);
-  for (Index t = 0; t < steps; ++t)
-    for (Index b = 0; b < batch; ++b) m(t * batch + b, 0) = t < lengths[static_cast<size_t>(b)] ? 1 : 0;
-  return m;
-}
-
-// Rows t*batch + b for t < n: sequence b alone, as a [n, D] matrix.
-Mat sequence_rows(const Mat& x, Index b, Index batch, Index n) {
-  Mat out(n, x.cols());
-  for (Index t = 0; t < n; ++t) out.row(t) = x.row(t * batch + b);
-  return out;
-}
-
-Mat random_mat(Index rows, Index cols, std::uint64_t seed) {
-  Rng rng(seed);
-  Mat m(rows, cols);
-  rng.fill_uniform(m, -1, 1);
-  return m;
-}
 
 CellConfig variant(const std::string& name, int hidden = kH) {
   for (const auto& v : cell_variants(hidden))
@@ -58,23 +42,17 @@ std::unique_ptr<Cell> make(const CellConfig& cfg, ParamStore& store, int input_d
   return make_cell(c, input_dim, store, "enc/fwd");
 }
 
-double max_abs_diff(const Mat& a, const Mat& b) {
-  EXPECT_EQ(a.rows(), b.rows());
-  EXPECT_EQ(a.cols(), b.cols());
-  return static_cast<double>((a - b).cwiseAbs().maxCoeff());
-}
-
 class CellTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CellTest, WholeSequenceProjectionEqualsPerStepProjection) {
   ParamStore store(2);
   auto cell = make(variant(GetParam()), store);
-  const Mat xv = random_mat(kT * kB, kI, 3);
+  const Mat xv = uniform_mat(kT * kB, kI, 3);
   Graph g(Mode::kInfer);
   Var x = g.constant(xv);
   // A non-zero initial state: T-GRU ignores its input and would otherwise stay at exactly zero.
-  const CellState init{g.constant(random_mat(kB, kH, 4)),
-                       cell->has_memory() ? g.constant(random_mat(kB, kH, 5)) : Var{}};
+  const CellState init{g.constant(uniform_mat(kB, kH, 4)),
+                       cell->has_memory() ? g.constant(uniform_mat(kB, kH, 5)) : Var{}};
   SeqOut whole = run_rnn(*cell, x, Mat(), kB, Dir::kForward, init);
   CellState s = init;
   for (Index t = 0; t < kT; ++t) {
@@ -89,7 +67,7 @@ TEST_P(CellTest, PaddedBatchEqualsEachSequenceAloneBothDirections) {
   ParamStore store(2);
   auto cell = make(variant(GetParam()), store);
   const std::vector<Index> lengths{4, 2};
-  const Mat xv = random_mat(kT * kB, kI, 5), h0 = random_mat(kB, kH, 6), c0 = random_mat(kB, kH, 7);
+  const Mat xv = uniform_mat(kT * kB, kI, 5), h0 = uniform_mat(kB, kH, 6), c0 = uniform_mat(kB, kH, 7);
   for (Dir dir : {Dir::kForward, Dir::kBackward}) {
     SCOPED_TRACE(dir == Dir::kForward ? "forward" : "backward");
     Graph g(Mode::kInfer);
@@ -124,7 +102,7 @@ TEST_P(CellTest, GateRecordingOffByDefaultOnePerStepWhenOn) {
   ParamStore store(2);
   auto cell = make(variant(GetParam()), store);
   Graph g(Mode::kInfer);
-  Var x = g.constant(random_mat(kT * kB, kI, 8));
+  Var x = g.constant(uniform_mat(kT * kB, kI, 8));
   EXPECT_TRUE(run_rnn(*cell, x, Mat(), kB, Dir::kForward).gates.empty());
   for (Dir dir : {Dir::kForward, Dir::kBackward}) {
     SeqOut out = run_rnn(*cell, x, time_major_mask(kT, {4, 2}), kB, dir, {}, true);
@@ -152,7 +130,7 @@ TEST(CellGates, NamesPerCell) {
     ParamStore store;
     auto cell = make(variant(type), store);
     Graph g(Mode::kInfer);
-    SeqOut out = run_rnn(*cell, g.constant(random_mat(kT * kB, kI, 1)), Mat(), kB, Dir::kForward, {}, true);
+    SeqOut out = run_rnn(*cell, g.constant(uniform_mat(kT * kB, kI, 1)), Mat(), kB, Dir::kForward, {}, true);
     std::vector<std::string> got;
     for (const auto& kv : out.gates) got.push_back(kv.first);
     EXPECT_EQ(got, names) << type;
@@ -165,7 +143,7 @@ TEST(CellGates, RecordedInTimeOrderInBothDirections) {
   ParamStore store(2);
   auto cell = make(variant("atr"), store);
   Graph g(Mode::kInfer);
-  Var x = g.constant(random_mat(kT * kB, kI, 9));
+  Var x = g.constant(uniform_mat(kT * kB, kI, 9));
   const Mat p = cell->project_inputs(x).val();
   SeqOut fwd = run_rnn(*cell, x, Mat(), kB, Dir::kForward, {}, true);
   SeqOut bwd = run_rnn(*cell, x, Mat(), kB, Dir::kBackward, {}, true);

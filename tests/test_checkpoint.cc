@@ -1,7 +1,6 @@
 // Checkpoint container, atomic writes, metrics log (DESIGN §4 "Run folder and checkpoints").
 #include <gtest/gtest.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
@@ -13,6 +12,7 @@
 #include "base/check.h"
 #include "graph/init.h"
 #include "graph/param.h"
+#include "test_util.h"
 #include "train/checkpoint.h"
 #include "train/run_dir.h"
 
@@ -22,40 +22,17 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error thrown>";
-}
-bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
+using test::contains;
+using test::error_of;
+using test::TempDir;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int n = 0;
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = fs::temp_directory_path() /
-           ("twin_ckpt_" + std::to_string(::getpid()) + "_" + std::to_string(n++) + "_" + info->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-  // Names in the folder other than `except`: leftovers of a write (temp files).
-  std::vector<std::string> others(const std::set<std::string>& expected) const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path))
-      if (!expected.count(e.path().filename().string())) out.push_back(e.path().filename().string());
-    return out;
-  }
-};
+// Names in the folder other than `expected`: leftovers of a write (temp files).
+std::vector<std::string> others(const TempDir& dir, const std::set<std::string>& expected) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir.path))
+    if (!expected.count(e.path().filename().string())) out.push_back(e.path().filename().string());
+  return out;
+}
 
 // Values chosen to exercise every bit pattern class: random normals, signed zero, denormals, extremes.
 void fill_store(ParamStore& s, std::uint64_t seed, Index emb_rows = 7) {
@@ -111,7 +88,7 @@ TEST(Checkpoint, ParamsRoundTripBitExact) {
   EXPECT_EQ(h["params"][1]["rows"], 3);
   EXPECT_EQ(h["params"][1]["cols"], 4);
   EXPECT_EQ(h["params"][1]["offset"], 7 * 3 * 4);
-  EXPECT_TRUE(tmp.others({"model.bin"}).empty());
+  EXPECT_TRUE(others(tmp, {"model.bin"}).empty());
 }
 
 TEST(Checkpoint, MismatchesAreRejectedAndStoreUnchanged) {
@@ -254,7 +231,7 @@ TEST(Checkpoint, FailedWriteLeavesOldFileAndNoTemp) {
   std::signal(SIGXFSZ, SIG_DFL);
   EXPECT_PRED2(contains, msg, "cannot write " + path);
   EXPECT_EQ(read_file(path), before);
-  EXPECT_TRUE(tmp.others({"model.last.bin"}).empty());
+  EXPECT_TRUE(others(tmp, {"model.last.bin"}).empty());
   ParamStore c;
   fill_store(c, 3);
   load_params(path, c);   // still a valid checkpoint
@@ -263,7 +240,7 @@ TEST(Checkpoint, FailedWriteLeavesOldFileAndNoTemp) {
   // A successful overwrite replaces it and leaves no temp file.
   save_params(path, b, json::object());
   EXPECT_NE(read_file(path), before);
-  EXPECT_TRUE(tmp.others({"model.last.bin"}).empty());
+  EXPECT_TRUE(others(tmp, {"model.last.bin"}).empty());
 }
 
 TEST(Checkpoint, NamedMatsRoundTrip) {

@@ -1,11 +1,11 @@
 // Strict config parsing, "extends", --set overrides and the resolved config (DESIGN §4 "Experiment JSON").
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "base/check.h"
+#include "test_util.h"
 #include "train/config.h"
 #include "train/experiment.h"
 #include "train/json_reader.h"
@@ -19,32 +19,9 @@ using nlohmann::json;
 
 const std::string kDir = std::string(TW_SOURCE_DIR) + "/tests/data/config/";
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error thrown>";
-}
-bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int n = 0;
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = fs::temp_directory_path() /
-           ("twin_config_" + std::to_string(::getpid()) + "_" + std::to_string(n++) + "_" + info->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using test::contains;
+using test::error_of;
+using test::TempDir;
 
 TrainConfig train_from(const json& j, const std::string& file = "experiments/x.json") {
   JsonReader root(json{{"train", j}}, file);

@@ -10,23 +10,13 @@
 #include "lm_gates.h"
 #include "lm_synthetic.h"
 #include "lm_task.h"
+#include "test_util.h"
 
 namespace twin::lm {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    static int n = 0;
-    path = fs::temp_directory_path() / ("twin_lm_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string str(const std::string& sub = "") const { return (path / sub).string(); }
-};
+using twin::test::TempDir;
 
 TEST(LmData, BatchifyColumnsAreContiguousChunks) {
   Ids s(11);

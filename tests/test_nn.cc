@@ -11,15 +11,13 @@
 #include "nn/linear.h"
 #include "nn/mlp.h"
 #include "ops/ops.h"
+#include "test_util.h"
 
 namespace twin {
 namespace {
 
-Mat random_mat(Rng& rng, Index rows, Index cols) {
-  Mat m(rows, cols);
-  rng.fill_normal(m, 0, 1);
-  return m;
-}
+using test::error_of;
+using test::normal_mat;
 
 // A file in the test temp directory, removed when the test ends.
 struct TempFile {
@@ -33,15 +31,6 @@ struct TempFile {
   ~TempFile() { std::remove(path.c_str()); }
 };
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 const std::vector<std::string> kVocab = {"<pad>", "<unk>", "the", "cat", "dog"};
 
 TEST(Linear, ValuesNamesAndShapeCheck) {
@@ -53,7 +42,7 @@ TEST(Linear, ValuesNamesAndShapeCheck) {
   EXPECT_EQ(lin.in_dim(), 3);
   EXPECT_EQ(lin.out_dim(), 2);
   Rng rng(1);
-  const Mat x = random_mat(rng, 4, 3);
+  const Mat x = normal_mat(rng, 4, 3);
   Graph g;
   Var y = lin.apply(g.constant(x));
   const Mat expect = (x * lin.weight().value).rowwise() + lin.bias()->value.row(0);
@@ -77,7 +66,7 @@ TEST(Mlp, ComputesLayersWithActivationBetween) {
   const Param& w1 = store.get("cls/l1/W");
   const Param& b1 = store.get("cls/l1/b");
   Rng rng(2);
-  const Mat x = random_mat(rng, 5, 3);
+  const Mat x = normal_mat(rng, 5, 3);
   const Mat h = ((x * w0.value).rowwise() + b0.value.row(0)).cwiseMax(0);
   const Mat expect = (h * w1.value).rowwise() + b1.value.row(0);   // last layer stays linear
   Graph g;
@@ -93,7 +82,7 @@ TEST(Mlp, DropoutOnlyInTrainingAndNeedsAnRng) {
   ParamStore store;
   Mlp mlp(store, "cls", {.dims = {3, 50, 2}, .activation = Activation::kTanh, .dropout = 0.5}, init::uniform(1));
   Rng rng(3);
-  const Mat x = random_mat(rng, 4, 3);
+  const Mat x = normal_mat(rng, 4, 3);
   Graph gi(Mode::kInfer), gt(Mode::kTrain), gplain(Mode::kInfer);
   ParamStore store0;
   Mlp no_drop(store0, "cls", {.dims = {3, 50, 2}, .activation = Activation::kTanh}, init::uniform(1));
@@ -225,8 +214,8 @@ TEST(Embedding, TiedOutputUsesTheSameParam) {
   ParamStore store;
   Embedding emb(store, "lm/emb", 6, 3, init::uniform(1));
   Rng rng(4);
-  const Mat h = random_mat(rng, 2, 3);
-  const Mat r = random_mat(rng, 4, 6);
+  const Mat h = normal_mat(rng, 2, 3);
+  const Mat r = normal_mat(rng, 4, 6);
   Graph g;
   Var x = emb.apply(g, Ids{1, 5});                             // [2, 3]
   Var logits = emb.tied_logits(stack_rows({x, g.constant(h)}));   // [4, 6]

@@ -6,33 +6,18 @@
 #include "ops/ops.h"
 #include "rnn/cell_factory.h"
 #include "rnn/stacked.h"
+#include "test_util.h"
 
 namespace twin {
 namespace {
 
+using test::max_abs_diff;
+using test::sequence_rows;
+using test::time_major_mask;
+using test::uniform_mat;
+
 constexpr int kI = 3, kH = 2;
 constexpr Index kT = 5, kB = 3;
-
-Mat time_major_mask(Index steps, const std::vector<Index>& lengths) {
-  const Index batch = static_cast<Index>(lengths.size());
-  Mat m = Mat::Zero(steps * batch, 1);
-  for (Index t = 0; t < steps; ++t)
-    for (Index b = 0; b < batch; ++b) m(t * batch + b, 0) = t < lengths[static_cast<size_t>(b)] ? 1 : 0;
-  return m;
-}
-
-Mat sequence_rows(const Mat& x, Index b, Index batch, Index n) {
-  Mat out(n, x.cols());
-  for (Index t = 0; t < n; ++t) out.row(t) = x.row(t * batch + b);
-  return out;
-}
-
-Mat random_mat(Index rows, Index cols, std::uint64_t seed) {
-  Rng rng(seed);
-  Mat m(rows, cols);
-  rng.fill_uniform(m, -1, 1);
-  return m;
-}
 
 std::unique_ptr<Cell> cell(const std::string& type, int input_dim, ParamStore& store, const std::string& scope) {
   CellConfig cfg;
@@ -42,19 +27,13 @@ std::unique_ptr<Cell> cell(const std::string& type, int input_dim, ParamStore& s
   return make_cell(cfg, input_dim, store, scope);
 }
 
-double max_abs_diff(const Mat& a, const Mat& b) {
-  EXPECT_EQ(a.rows(), b.rows());
-  EXPECT_EQ(a.cols(), b.cols());
-  return static_cast<double>((a - b).cwiseAbs().maxCoeff());
-}
-
 const std::vector<Index> kLengths{5, 2, 3};
 
 TEST(Birnn, PaddedBatchEqualsEachSequenceAlone) {
   ParamStore store;
   auto fwd = cell("atr", kI, store, "enc/fwd");
   auto bwd = cell("lstm", kI, store, "enc/bwd");
-  const Mat xv = random_mat(kT * kB, kI, 1);
+  const Mat xv = uniform_mat(kT * kB, kI, 1);
   Graph g(Mode::kInfer);
   BiSeqOut batch = run_birnn(*fwd, *bwd, g.constant(xv), time_major_mask(kT, kLengths), kB);
   ASSERT_EQ(batch.h_all.cols(), 2 * kH);
@@ -75,7 +54,7 @@ TEST(Birnn, HalvesAreTheTwoDirectionalRuns) {
   auto fwd = cell("gru", kI, store, "f");
   auto bwd = cell("gru", kI, store, "b");
   Graph g(Mode::kInfer);
-  Var x = g.constant(random_mat(kT * kB, kI, 2));
+  Var x = g.constant(uniform_mat(kT * kB, kI, 2));
   const Mat mask = time_major_mask(kT, kLengths);
   // Copies: a Var's value is a reference into the graph's node storage, which moves as the graph grows.
   const Mat bi = run_birnn(*fwd, *bwd, x, mask, kB).h_all.val();
@@ -91,7 +70,7 @@ TEST(Stacked, EqualsHandChainedRunsAndPaddingInBothDirections) {
   auto l1 = cell("lrn", kH, store, "l1");
   auto l2 = cell("atr", kH, store, "l2");
   const std::vector<const Cell*> layers{l0.get(), l1.get(), l2.get()};
-  const Mat xv = random_mat(kT * kB, kI, 3);
+  const Mat xv = uniform_mat(kT * kB, kI, 3);
   const Mat mask = time_major_mask(kT, kLengths);
   for (Dir dir : {Dir::kForward, Dir::kBackward}) {
     SCOPED_TRACE(dir == Dir::kForward ? "forward" : "backward");
@@ -120,7 +99,7 @@ TEST(Stacked, CarriedStateContinuesTheSequence) {
   auto l0 = cell("ran", kI, store, "l0");
   auto l1 = cell("gru", kH, store, "l1");
   const std::vector<const Cell*> layers{l0.get(), l1.get()};
-  const Mat xv = random_mat(kT * kB, kI, 4);
+  const Mat xv = uniform_mat(kT * kB, kI, 4);
   const Index t1 = 2;
   Graph g(Mode::kInfer);
   StackedOut whole = run_stacked(layers, g.constant(xv), Mat(), kB, Dir::kForward);
@@ -137,7 +116,7 @@ TEST(Stacked, DropoutOnlyBetweenLayersAndOnlyWhenTraining) {
   auto l0 = cell("atr", kI, store, "l0");
   auto l1 = cell("atr", kH, store, "l1");
   const std::vector<const Cell*> layers{l0.get(), l1.get()};
-  const Mat xv = random_mat(kT * kB, kI, 5);
+  const Mat xv = uniform_mat(kT * kB, kI, 5);
   Graph infer(Mode::kInfer);
   Rng rng(1);
   const Mat plain = run_stacked(layers, infer.constant(xv), Mat(), kB, Dir::kForward).h_all.val();
@@ -161,7 +140,7 @@ TEST(Stacked, Errors) {
   ParamStore store;
   auto l0 = cell("atr", kI, store, "l0");
   Graph g(Mode::kInfer);
-  Var x = g.constant(random_mat(kT * kB, kI, 6));
+  Var x = g.constant(uniform_mat(kT * kB, kI, 6));
   Rng rng(1);
   EXPECT_THROW(run_stacked({}, x, Mat(), kB, Dir::kForward), Error);
   EXPECT_THROW(run_stacked({l0.get()}, x, Mat(), kB, Dir::kForward, {CellState{}, CellState{}}), Error);

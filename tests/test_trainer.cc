@@ -8,6 +8,7 @@
 
 #include "graph/init.h"
 #include "ops/ops.h"
+#include "test_util.h"
 #include "train/checkpoint.h"
 #include "train/trainer.h"
 
@@ -15,6 +16,7 @@ namespace twin {
 namespace {
 
 namespace fs = std::filesystem;
+using test::TempDir;
 
 // Softmax regression with dropout on random data. Batches are shuffled per epoch (order_rng), dropout draws
 // from the step rng, and a running counter is task state (saved/restored like the LM's carried hidden state).
@@ -73,20 +75,6 @@ class ToyTask {
   Mat x_;
   Ids y_;
   std::vector<int> order_;
-};
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("twin_trainer_" + std::to_string(::getpid()) + "_" +
-                                        std::to_string(counter()++));
-    fs::remove_all(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  static int& counter() {
-    static int c = 0;
-    return c;
-  }
 };
 
 TrainOptions options(const std::string& dir, int epochs) {

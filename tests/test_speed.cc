@@ -1,0 +1,174 @@
+// The speed task on its smoke config (no timing asserted): records, parameter counts, Table 1 counts, the
+// GEMM flop counter against a hand count for a tiny ATR LM, the output files, and strict config parsing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+#include "graph/param.h"
+#include "lm_model.h"
+#include "ops/linalg.h"
+#include "rnn/cell_factory.h"
+#include "speed_bench.h"
+#include "train/experiment.h"
+#include "train/run_dir.h"
+
+namespace twin::speed {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string smoke_path() { return std::string(TW_SOURCE_DIR) + "/experiments/speed/smoke.json"; }
+
+SpeedConfig load(const std::string& path, const std::vector<std::string>& overrides) {
+  Experiment e = Experiment::load(path, overrides);
+  JsonReader r = e.reader();
+  return parse_speed_config(r);
+}
+
+// GEMM flops (2mnk each) of one training step of the LM with ATR cells, counted by hand from the graph:
+// forward  input projection per layer [N,I]x[I,H], T recurrent products [B,H]x[H,H] per layer, softmax
+//          [N,H]x[H,V];
+// backward softmax dx and dW; per layer projection dW and dx (layer 0's input is the embedding output,
+//          which needs a gradient); per layer T recurrent dU products and T-1 dh_prev products (the state
+//          entering step 0 is a constant: zeros or the detached carried state).
+std::uint64_t atr_train_flops(std::uint64_t E, std::uint64_t H, std::uint64_t L, std::uint64_t V, std::uint64_t T,
+                              std::uint64_t B) {
+  const std::uint64_t N = T * B;
+  std::uint64_t f = 3 * (2 * N * H * V);
+  for (std::uint64_t l = 0; l < L; ++l) {
+    const std::uint64_t I = l == 0 ? E : H;
+    f += 3 * (2 * N * I * H);
+    f += (T + T + (T - 1)) * (2 * B * H * H);
+  }
+  return f;
+}
+std::uint64_t atr_infer_flops(std::uint64_t E, std::uint64_t H, std::uint64_t L, std::uint64_t V, std::uint64_t T,
+                              std::uint64_t B) {
+  const std::uint64_t N = T * B;
+  std::uint64_t f = 2 * N * H * V;
+  for (std::uint64_t l = 0; l < L; ++l) f += 2 * N * (l == 0 ? E : H) * H + T * 2 * B * H * H;
+  return f;
+}
+
+TEST(Speed, GemmFlopCounterCountsTwoMnk) {
+  Mat a = Mat::Ones(3, 4), b = Mat::Ones(4, 5), c(3, 5);
+  reset_gemm_flops();
+  gemm(a, false, b, false, c);
+  EXPECT_EQ(gemm_flops(), 2u * 3 * 4 * 5);
+  EXPECT_FLOAT_EQ(c(2, 4), 4.0f);   // the counter does not touch the result
+  Mat ct(4, 4);
+  gemm(a, true, a, false, ct);      // [4,3] x [3,4]
+  EXPECT_EQ(gemm_flops(), 2u * 3 * 4 * 5 + 2u * 4 * 3 * 4);
+  reset_gemm_flops();
+  EXPECT_EQ(gemm_flops(), 0u);
+}
+
+TEST(Speed, SmokeConfigRecordsAndFiles) {
+  const fs::path dir = fs::temp_directory_path() / ("twin_speed_test_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string out = (dir / "sub" / "smoke").string();
+  const SpeedConfig cfg = load(smoke_path(), {"out=" + out});
+  ASSERT_EQ(cfg.cells, (std::vector<std::string>{"atr", "lstm"}));
+  ASSERT_EQ(cfg.shapes.size(), 1u);
+  const SpeedShape& s = cfg.shapes[0];
+  const SpeedReport rep = run_speed(cfg);
+  ASSERT_EQ(rep.records.size(), cfg.cells.size() * cfg.shapes.size() * cfg.threads.size());
+
+  for (const SpeedRecord& r : rep.records) {
+    SCOPED_TRACE(r.cell);
+    EXPECT_GT(r.train_words_s, 0);
+    EXPECT_GT(r.infer_words_s, 0);
+    EXPECT_GT(r.train_gflops, 0);
+    EXPECT_GT(r.peak_rss_mb, 0);
+    EXPECT_TRUE(r.finite);
+    EXPECT_GE(r.fma_peak_gflops, 0);
+#ifdef __FMA__
+    EXPECT_GT(r.fma_peak_gflops, 0);
+    EXPECT_NEAR(r.peak_fraction, r.train_gflops / r.fma_peak_gflops, 1e-12);
+#endif
+    // Parameters: the model's own ParamStore, built the same way, and the closed form.
+    ParamStore store(cfg.seed);
+    lm::LmModelConfig mc;
+    mc.embed = s.embed;
+    mc.layers = s.layers;
+    mc.cell.type = r.cell;
+    mc.cell.hidden = s.hidden;
+    lm::LmModel model(mc, cfg.vocab, store);
+    EXPECT_EQ(r.params, store.total_size());
+    Index closed = static_cast<Index>(cfg.vocab) * s.embed + static_cast<Index>(s.hidden) * cfg.vocab + cfg.vocab;
+    for (int l = 0; l < s.layers; ++l) closed += model.cell(l).expected_params();
+    EXPECT_EQ(r.params, closed);
+    const CellInfo info = model.cell(0).info();
+    EXPECT_EQ(r.weight_matrices, info.weight_matrices);
+    EXPECT_EQ(r.matrix_transformations, info.matrix_transformations);
+    EXPECT_GT(r.train_step_flops, r.infer_step_flops);
+  }
+  const SpeedRecord& atr = rep.records[0];
+  ASSERT_EQ(atr.cell, "atr");
+  EXPECT_EQ(atr.weight_matrices, 2);   // Table 1
+  EXPECT_EQ(atr.matrix_transformations, 2);
+  EXPECT_EQ(atr.train_step_flops, atr_train_flops(16, 16, 2, 50, 5, 4));
+  EXPECT_EQ(atr.infer_step_flops, atr_infer_flops(16, 16, 2, 50, 5, 4));
+
+  write_speed_report(cfg, rep);
+  ASSERT_TRUE(file_exists(out + ".json"));
+  ASSERT_TRUE(file_exists(out + ".md"));
+  const nlohmann::json j = nlohmann::json::parse(read_file(out + ".json"));
+  ASSERT_EQ(j.at("records").size(), rep.records.size());
+  EXPECT_EQ(j.at("records")[1].at("cell"), "lstm");
+  EXPECT_EQ(j.at("records")[0].at("train_step_flops").get<std::uint64_t>(), atr.train_step_flops);
+  EXPECT_GT(j.at("machine").at("cores").get<int>(), 0);
+  EXPECT_FALSE(j.at("machine").at("cpu").get<std::string>().empty());
+  const std::string md = read_file(out + ".md");
+  EXPECT_NE(md.find("| atr | "), std::string::npos);
+  EXPECT_NE(md.find("| lstm | "), std::string::npos);
+  EXPECT_NE(md.find("## tiny"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(Speed, MarkdownShowsPaperRatiosWhenAtrGruLstmPresent) {
+  SpeedConfig cfg;
+  cfg.out = "unused";
+  SpeedReport rep;
+  rep.machine = {{"cores", 2}, {"cpu", "test cpu"}, {"date", "2026-01-01"}};
+  for (auto [cell, w] : std::vector<std::pair<std::string, double>>{{"lstm", 1000}, {"gru", 1500}, {"atr", 2000}}) {
+    SpeedRecord r;
+    r.cell = cell;
+    r.shape = "small";
+    r.threads = 1;
+    r.train_words_s = w;
+    rep.records.push_back(r);
+  }
+  const std::string md = report_markdown(cfg, rep);
+  EXPECT_NE(md.find("2,000 : 1,500 : 1,000 (2.00 : 1.50 : 1.00)"), std::string::npos) << md;
+  EXPECT_NE(md.find("2,518 : 1,996 : 1,919 (1.31 : 1.04 : 1.00)"), std::string::npos) << md;
+}
+
+TEST(Speed, ConfigIsStrict) {
+  EXPECT_THROW(load(smoke_path(), {"window=3"}), Error);                // unknown key (typo of windows)
+  EXPECT_THROW(load(smoke_path(), {"cells=[\"atr\",\"lstn\"]"}), Error);  // unknown cell
+  EXPECT_THROW(load(smoke_path(), {"threads=[0]"}), Error);
+  EXPECT_THROW(load(smoke_path(), {"threads=[]"}), Error);
+  EXPECT_THROW(load(smoke_path(), {"shapes=[{\"name\":\"x\",\"embed\":8}]"}), Error);   // no hidden
+  EXPECT_THROW(load(smoke_path(), {"shapes=[{\"name\":\"x\",\"embed\":8,\"hidden\":8,\"depth\":2}]"}), Error);
+  EXPECT_NO_THROW(load(smoke_path(), {"rss_steps=10"}));
+  try {
+    load(smoke_path(), {"cells=[\"atr\",\"lstn\"]"});
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("lstm"), std::string::npos) << e.what();   // did-you-mean
+  }
+}
+
+TEST(Speed, RssCheckRecordsBothPoints) {
+  SpeedConfig cfg = load(smoke_path(), {"cells=[\"atr\"]", "rss_steps=8", "windows=1", "steps_per_window=1",
+                                        "out=/tmp/unused"});
+  const SpeedReport rep = run_speed(cfg);
+  ASSERT_EQ(rep.records.size(), 1u);
+  EXPECT_EQ(rep.records[0].rss_steps, 8);
+  EXPECT_GT(rep.records[0].rss_step100_mb, 0);   // min(100, rss_steps) = step 8
+  EXPECT_GT(rep.records[0].rss_final_mb, 0);
+}
+
+}  // namespace
+}  // namespace twin::speed
