@@ -2,8 +2,16 @@
 
 #include <cblas.h>
 
+#include <atomic>
+
 namespace twin {
 
+namespace {
+std::atomic<std::uint64_t> g_gemm_flops{0};
+}  // namespace
+
+std::uint64_t gemm_flops() { return g_gemm_flops.load(std::memory_order_relaxed); }
+void reset_gemm_flops() { g_gemm_flops.store(0, std::memory_order_relaxed); }
 
 void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
   const Index m = ta ? a.cols() : a.rows();
@@ -13,6 +21,8 @@ void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real
   TW_CHECK(k == kb, "gemm: inner dimensions differ: ", shape_str(a), (ta ? "^T" : ""), " x ", shape_str(b),
            (tb ? "^T" : ""));
   TW_CHECK(c.rows() == m && c.cols() == n, "gemm: output ", shape_str(c), " for ", m, "x", n);
+  g_gemm_flops.fetch_add(2 * static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
+                             static_cast<std::uint64_t>(k), std::memory_order_relaxed);
   if (m == 0 || n == 0) return;
   const double flops = static_cast<double>(m) * n * k;
   if (flops >= kBlasMinFlops && m >= kBlasMinDim && n >= kBlasMinDim && k >= kBlasMinDim) {

@@ -1,6 +1,8 @@
 // Matrix products. Large products go to OpenBLAS, thin ones (the per-step recurrent products, ~20 rows)
 // stay in Eigen, which is faster there on this machine (DESIGN §8, reference/torch_speed.md).
 #pragma once
+#include <cstdint>
+
 #include "graph/graph.h"
 
 namespace twin {
@@ -17,5 +19,11 @@ void gemm(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real a
 // the projection and softmax products and from 128x128x256 up.
 inline constexpr double kBlasMinFlops = 1 << 20;
 inline constexpr Index kBlasMinDim = 64;
+
+// Multiply-add flops (2·m·n·k) of every gemm() call since the last reset, for the speed task's GFLOP/s
+// (torch_speed.md counts GEMM flops only). A relaxed atomic add per call: costs nothing beside a product
+// and never changes a result.
+std::uint64_t gemm_flops();
+void reset_gemm_flops();
 
 }  // namespace twin

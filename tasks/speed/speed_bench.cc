@@ -1,0 +1,331 @@
+#include "speed_bench.h"
+
+#include <immintrin.h>
+#include <omp.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "base/rng.h"
+#include "base/threads.h"
+#include "lm_model.h"
+#include "ops/linalg.h"
+#include "optim/optimizer.h"
+#include "rnn/cell_factory.h"
+#include "train/json_reader.h"
+
+namespace twin::speed {
+
+namespace {
+
+// SGD learning rate of the timed training steps. Small enough that random targets never diverge over a
+// long RSS run; the value does not change the work done.
+constexpr double kLr = 0.1;
+// Distinct random windows cycled through (generating ids is not part of a step).
+constexpr int kWindowPool = 4;
+
+double median(std::vector<double> v) {
+  TW_CHECK(!v.empty(), "median of no windows");
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::vector<int> read_int_list(JsonReader& r, const std::string& key, const std::vector<int>& def, int min, int max) {
+  const nlohmann::json v = r.raw(key);
+  if (v.is_null()) return def;
+  if (!v.is_array() || v.empty()) r.fail(key, "must be a non-empty list of integers, got " + describe_json(v));
+  std::vector<int> out;
+  for (const auto& e : v) {
+    if (!e.is_number_integer() || e.get<long long>() < min || e.get<long long>() > max)
+      r.fail(key, "entries must be integers in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " +
+                      describe_json(e));
+    out.push_back(e.get<int>());
+  }
+  return out;
+}
+
+struct Window {
+  IdMat input, target;   // [T, B]
+};
+
+std::vector<Window> random_windows(const SpeedConfig& c, Rng& rng) {
+  std::vector<Window> w(kWindowPool);
+  for (Window& x : w) {
+    x.input.resize(c.bptt, c.batch);
+    x.target.resize(c.bptt, c.batch);
+    for (Index i = 0; i < x.input.size(); ++i) {
+      x.input.data()[i] = static_cast<std::int32_t>(rng.uniform_int(0, c.vocab - 1));
+      x.target.data()[i] = static_cast<std::int32_t>(rng.uniform_int(0, c.vocab - 1));
+    }
+  }
+  return w;
+}
+
+// One benchmarked model: its parameters, SGD, carried (detached) state, and the random windows.
+class Bench {
+ public:
+  Bench(const SpeedConfig& c, const std::string& cell, const SpeedShape& s)
+      : store_(c.seed), rng_(c.seed * 7919 + 3) {
+    lm::LmModelConfig mc;
+    mc.embed = s.embed;
+    mc.layers = s.layers;
+    mc.cell.type = cell;
+    mc.cell.hidden = s.hidden;
+    mc.cell.forget_bias = 0.0;
+    mc.dropout = 0.0;
+    mc.tie = false;
+    model_ = std::make_unique<lm::LmModel>(mc, c.vocab, store_);
+    OptimConfig oc;
+    oc.name = "sgd";
+    oc.lr = kLr;
+    opt_ = make_optimizer(oc);
+    windows_ = random_windows(c, rng_);
+  }
+
+  // forward + backward + SGD step + zero_grad; returns the loss.
+  double train_step() {
+    const Window& w = next();
+    Graph g(Mode::kTrain);
+    Var loss = model_->loss(g, w.input, w.target, train_state_, rng_);
+    const double l = loss.val()(0, 0);
+    g.backward(loss);
+    opt_->step(store_, static_cast<Real>(kLr));
+    store_.zero_grad();
+    return l;
+  }
+  double infer_step() {
+    const Window& w = next();
+    Graph g(Mode::kInfer);
+    Var loss = model_->loss(g, w.input, w.target, infer_state_, rng_);
+    return loss.val()(0, 0);
+  }
+
+  ParamStore& store() { return store_; }
+  const lm::LmModel& model() const { return *model_; }
+
+ private:
+  const Window& next() { return windows_[static_cast<size_t>(k_++ % kWindowPool)]; }
+
+  ParamStore store_;
+  Rng rng_;
+  std::unique_ptr<lm::LmModel> model_;
+  std::unique_ptr<Optimizer> opt_;
+  std::vector<Window> windows_;
+  lm::LmState train_state_, infer_state_;
+  long k_ = 0;
+};
+
+// Median seconds per step over `windows` windows of `steps` steps each.
+template <class F>
+double time_windows(int windows, int steps, F&& step) {
+  std::vector<double> per_step;
+  for (int w = 0; w < windows; ++w) {
+    Stopwatch sw;
+    for (int s = 0; s < steps; ++s) step();
+    per_step.push_back(sw.seconds() / steps);
+  }
+  return median(per_step);
+}
+
+SpeedRecord run_one(const SpeedConfig& c, const std::string& cell, const SpeedShape& s, int threads, double peak) {
+  SpeedRecord r;
+  r.cell = cell;
+  r.shape = s.name;
+  r.embed = s.embed;
+  r.hidden = s.hidden;
+  r.layers = s.layers;
+  r.threads = threads;
+  r.fma_peak_gflops = peak;
+  Bench b(c, cell, s);
+  r.params = b.store().total_size();
+  const CellInfo info = b.model().cell(0).info();
+  r.weight_matrices = info.weight_matrices;
+  r.matrix_transformations = info.matrix_transformations;
+  const double tokens = static_cast<double>(c.batch) * c.bptt;
+
+  // Training: warm-up, one counted step, then the timed windows. `done` counts every training step for
+  // the RSS check.
+  long done = 0;
+  double last_loss = 0;
+  auto train = [&] {
+    last_loss = b.train_step();
+    ++done;
+    if (c.rss_steps > 0 && done == std::min(100L, c.rss_steps)) r.rss_step100_mb = current_rss_mb();
+  };
+  for (int i = 0; i < c.warmup_steps; ++i) train();
+  reset_gemm_flops();
+  train();
+  r.train_step_flops = gemm_flops();
+  r.train_step_s = time_windows(c.windows, c.steps_per_window, train);
+  if (c.rss_steps > 0) {
+    while (done < c.rss_steps) train();
+    r.rss_final_mb = current_rss_mb();
+    r.rss_steps = c.rss_steps;
+  }
+  r.finite = std::isfinite(last_loss);
+
+  // Inference: same scheme.
+  for (int i = 0; i < c.warmup_steps; ++i) b.infer_step();
+  reset_gemm_flops();
+  b.infer_step();
+  r.infer_step_flops = gemm_flops();
+  r.infer_step_s = time_windows(c.windows, c.steps_per_window, [&] { b.infer_step(); });
+
+  r.train_words_s = tokens / r.train_step_s;
+  r.infer_words_s = tokens / r.infer_step_s;
+  r.train_gflops = static_cast<double>(r.train_step_flops) / r.train_step_s / 1e9;
+  r.peak_fraction = peak > 0 ? r.train_gflops / peak : 0;
+  r.peak_rss_mb = peak_rss_mb();
+  return r;
+}
+
+}  // namespace
+
+SpeedConfig parse_speed_config(JsonReader& r) {
+  SpeedConfig c;
+  const nlohmann::json cells = r.raw("cells");
+  if (!cells.is_array() || cells.empty())
+    r.fail("cells", "must be a non-empty list of cell names, got " + describe_json(cells));
+  const std::vector<std::string> known = registered_cell_names();
+  for (const auto& e : cells) {
+    if (!e.is_string()) r.fail("cells", "entries must be strings, got " + describe_json(e));
+    const std::string name = e.get<std::string>();
+    if (!is_registered_cell(name)) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      const std::string near = closest_name(name, known);
+      r.fail("cells", "unknown cell '" + name + "' (registered: " + list + ")" +
+                          (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    c.cells.push_back(name);
+  }
+  const nlohmann::json shapes = r.raw("shapes");
+  if (!shapes.is_array() || shapes.empty())
+    r.fail("shapes", "must be a non-empty list of {name, embed, hidden, layers}, got " + describe_json(shapes));
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (!shapes[i].is_object()) r.fail("shapes", "entries must be objects, got " + describe_json(shapes[i]));
+    JsonReader sr(shapes[i], r.file(), r.key_path("shapes") + "[" + std::to_string(i) + "]");
+    SpeedShape s;
+    s.name = sr.require_string("name");
+    s.embed = sr.require_int("embed", 1, 1 << 16);
+    s.hidden = sr.require_int("hidden", 1, 1 << 16);
+    s.layers = sr.get_int("layers", s.layers, 1, 64);
+    sr.finish();
+    c.shapes.push_back(s);
+  }
+  c.vocab = r.get_int("vocab", c.vocab, 2, 1 << 24);
+  c.batch = r.get_int("batch", c.batch, 1, 1 << 16);
+  c.bptt = r.get_int("bptt", c.bptt, 1, 1 << 16);
+  c.threads = read_int_list(r, "threads", c.threads, 1, 1024);
+  c.warmup_steps = r.get_int("warmup_steps", c.warmup_steps, 0, 1 << 20);
+  c.windows = r.get_int("windows", c.windows, 1, 1 << 20);
+  c.steps_per_window = r.get_int("steps_per_window", c.steps_per_window, 1, 1 << 20);
+  c.rss_steps = r.get_long("rss_steps", c.rss_steps, 0, 1L << 40);
+  c.seed = r.get_uint64("seed", c.seed);
+  c.out = r.require_string("out");
+  if (c.out.empty()) r.fail("out", "must be a non-empty output prefix (e.g. results/speed/lm)");
+  r.finish();
+  return c;
+}
+
+nlohmann::json to_json(const SpeedConfig& c) {
+  nlohmann::json shapes = nlohmann::json::array();
+  for (const auto& s : c.shapes)
+    shapes.push_back({{"name", s.name}, {"embed", s.embed}, {"hidden", s.hidden}, {"layers", s.layers}});
+  return {{"cells", c.cells},       {"shapes", shapes},
+          {"vocab", c.vocab},       {"batch", c.batch},
+          {"bptt", c.bptt},         {"threads", c.threads},
+          {"warmup_steps", c.warmup_steps}, {"windows", c.windows},
+          {"steps_per_window", c.steps_per_window}, {"rss_steps", c.rss_steps},
+          {"seed", c.seed},         {"out", c.out}};
+}
+
+SpeedReport run_speed(const SpeedConfig& c, bool verbose) {
+  SpeedReport rep;
+  rep.machine = machine_info();
+  for (int threads : c.threads) {
+    set_num_threads(threads);
+    const double peak = fma_peak_gflops(threads);
+    if (verbose) std::fprintf(stderr, "threads %d: FMA peak %.1f GFLOP/s\n", threads, peak);
+    for (const SpeedShape& s : c.shapes) {
+      for (const std::string& cell : c.cells) {
+        SpeedRecord r = run_one(c, cell, s, threads, peak);
+        if (verbose)
+          std::fprintf(stderr, "%-6s %-8s threads %d: train %.0f words/s (%.1f GFLOP/s), infer %.0f words/s%s\n",
+                       cell.c_str(), s.name.c_str(), threads, r.train_words_s, r.train_gflops, r.infer_words_s,
+                       r.finite ? "" : "  [non-finite loss]");
+        rep.records.push_back(std::move(r));
+      }
+    }
+  }
+  return rep;
+}
+
+#ifdef __FMA__
+namespace {
+// Seconds for `iters` x kInner x kAcc FMAs of 8 floats on each of `threads` threads. 10 independent
+// accumulators hide the FMA latency (4-5 cycles, 2 ports); x <- x·a + b with a ≈ 1 keeps every value
+// normal, and the sums are written out so the loop cannot be removed.
+constexpr int kAcc = 10;
+constexpr long kInner = 1 << 14;
+[[maybe_unused]] volatile float g_fma_sink = 0;
+double fma_run(int threads, long iters) {
+  float total = 0;
+  Stopwatch sw;
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+  {
+    const __m256 a = _mm256_set1_ps(0.9999999f), b = _mm256_set1_ps(1e-7f);
+    __m256 acc[kAcc];
+    for (int j = 0; j < kAcc; ++j) acc[j] = _mm256_set1_ps(1.0f + 0.01f * static_cast<float>(j + omp_get_thread_num()));
+    for (long it = 0; it < iters; ++it)
+      for (long i = 0; i < kInner; ++i)
+        for (int j = 0; j < kAcc; ++j) acc[j] = _mm256_fmadd_ps(acc[j], a, b);
+    __m256 s = acc[0];
+    for (int j = 1; j < kAcc; ++j) s = _mm256_add_ps(s, acc[j]);
+    alignas(32) float out[8];
+    _mm256_store_ps(out, s);
+    total += out[0] + out[7];
+  }
+  const double t = sw.seconds();
+  g_fma_sink = total;
+  return t;
+}
+}  // namespace
+#endif
+
+double fma_peak_gflops(int threads, double seconds) {
+#ifdef __FMA__
+  long iters = 16;   // grown until one run lasts `seconds`
+  double t = fma_run(threads, iters);
+  while (t < seconds && iters < (1L << 30)) {
+    iters *= 2;
+    t = fma_run(threads, iters);
+  }
+  for (int rep = 0; rep < 2; ++rep) t = std::min(t, fma_run(threads, iters));   // best of three: shared machine
+  return 2.0 * 8 * kAcc * static_cast<double>(kInner) * static_cast<double>(iters) * threads / t / 1e9;
+#else
+  (void)threads;
+  (void)seconds;
+  return 0;
+#endif
+}
+
+double current_rss_mb() {
+  std::ifstream f("/proc/self/statm");
+  long size = 0, resident = 0;
+  if (!(f >> size >> resident)) return 0;
+  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;   // Linux: KiB
+}
+
+}  // namespace twin::speed

@@ -1,0 +1,85 @@
+// The speed task (issue 4; the ATR paper's Tables 1 and 4 on a CPU): for every cell x shape x thread count,
+// a word-level LM on random token ids — the exact workload of reference/torch_speed.md:
+//   x = E[w] -> L stacked cells -> untied softmax, no dropout, LSTM forget bias 0, batch B, BPTT T;
+//   training step  = forward + backward + SGD step + zero_grad (Mode::kTrain);
+//   inference step = forward + loss (Mode::kInfer);
+//   words/s = T·B tokens per step / median step time over the timed windows (warm-up excluded);
+//   GFLOP/s = counted GEMM flops of one training step (2mnk per gemm(), core/ops/linalg.h) / median step time;
+//   % of peak = GFLOP/s / a register-only AVX2 FMA loop run with the same thread count.
+// Peak RSS is getrusage's ru_maxrss: a process-wide high-water mark, so a record also reflects every
+// configuration run before it (they run in config order). The RSS flatness check (rss_steps > 0) reads the
+// current RSS from /proc/self/statm after training step 100 and after step rss_steps.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/real.h"
+
+namespace twin {
+class JsonReader;
+}
+
+namespace twin::speed {
+
+struct SpeedShape {
+  std::string name;
+  int embed = 200, hidden = 200, layers = 2;
+};
+
+struct SpeedConfig {
+  std::vector<std::string> cells;     // registered cell names
+  std::vector<SpeedShape> shapes;
+  int vocab = 10000, batch = 20, bptt = 35;
+  std::vector<int> threads = {1};
+  int warmup_steps = 3, windows = 5, steps_per_window = 5;
+  long rss_steps = 0;                 // 0: no flatness check
+  std::uint64_t seed = 1;
+  std::string out;                    // output prefix: <out>.json, <out>.md
+};
+// Strict: every key above, unknown keys are errors (finish() is called on `r`).
+SpeedConfig parse_speed_config(JsonReader& r);
+nlohmann::json to_json(const SpeedConfig& c);
+
+struct SpeedRecord {
+  std::string cell, shape;
+  int embed = 0, hidden = 0, layers = 0, threads = 0;
+  Index params = 0;                          // ParamStore total
+  int weight_matrices = 0, matrix_transformations = 0;   // Cell::info() (Table 1)
+  double train_step_s = 0, infer_step_s = 0;  // medians over windows
+  double train_words_s = 0, infer_words_s = 0;
+  std::uint64_t train_step_flops = 0, infer_step_flops = 0;   // counted GEMM flops of one step
+  double train_gflops = 0;                   // train_step_flops / train_step_s
+  double fma_peak_gflops = 0;                // measured for this thread count (0: no FMA)
+  double peak_fraction = 0;                  // train_gflops / fma_peak_gflops (0 when no peak)
+  double peak_rss_mb = 0;                    // ru_maxrss after this record's runs (process-wide)
+  double rss_step100_mb = 0, rss_final_mb = 0;   // statm RSS after step min(100, rss_steps) and rss_steps
+  long rss_steps = 0;
+  bool finite = true;                        // the last training loss was finite
+};
+nlohmann::json to_json(const SpeedRecord& r);
+
+struct SpeedReport {
+  nlohmann::json machine;                    // cores, cpu, date
+  std::vector<SpeedRecord> records;
+};
+
+// Runs every cell x shape x thread count (sets the thread count of OpenMP/Eigen/OpenBLAS; leaves it at the
+// last one). verbose: one progress line per record on stderr.
+SpeedReport run_speed(const SpeedConfig& cfg, bool verbose = false);
+// <out>.json and <out>.md, each written atomically (creates the parent folder).
+void write_speed_report(const SpeedConfig& cfg, const SpeedReport& rep);
+nlohmann::json report_json(const SpeedConfig& cfg, const SpeedReport& rep);
+std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep);
+
+// GFLOP/s of a register-only AVX2 FMA loop on `threads` OpenMP threads (best of a few runs of ~`seconds`
+// each); 0 when the build has no FMA (__FMA__ undefined).
+double fma_peak_gflops(int threads, double seconds = 0.1);
+// Machine description: logical cores, /proc/cpuinfo "model name", UTC date.
+nlohmann::json machine_info();
+// Current resident set from /proc/self/statm and the peak from getrusage, in MiB.
+double current_rss_mb();
+double peak_rss_mb();
+
+}  // namespace twin::speed
