@@ -93,6 +93,25 @@ TEST(OpFused, MaskCarryEqualsComposed) {
   EXPECT_EQ(Mat(fused.value.row(0)), Mat(nw.value.row(0)));
 }
 
+TEST(OpGrad, AtrUpdate) {
+  GradCheck gc;
+  auto p = gc.input(3, 4), q = gc.input(3, 4), h = gc.input(3, 4);
+  gc.check([&](Graph& g) { return atr_update(p.in(g), q.in(g), h.in(g)); });
+}
+
+TEST(OpFused, AtrUpdateEqualsComposed) {
+  ParamStore store;
+  Param& p = rand_param(store, "p", 3, 4);
+  Param& q = rand_param(store, "q", 3, 4);
+  Param& h = rand_param(store, "h", 3, 4);
+  auto fused = evaluate(store, [&](Graph& g) { return atr_update(g.param(p), g.param(q), g.param(h)); });
+  auto composed = evaluate(store, [&](Graph& g) {
+    Var pv = g.param(p), qv = g.param(q);
+    return sigmoid(pv + qv) * pv + sigmoid(pv - qv) * g.param(h);
+  });
+  expect_same(fused, composed, store);
+}
+
 TEST(OpFused, WeightedSumStepsEqualsComposed) {
   const Index B = 3, S = 4, D = 2;
   ParamStore store;

@@ -355,3 +355,31 @@ TEST(OpForward, ReshapeIsRowMajorAndInferRecordsNoBackward) {
 }
 
 }  // namespace twin
+
+namespace twin {
+namespace {
+
+// Fused kernels equal their composed versions in float too (values and gradients).
+TEST(OpFusedFloat, AtrUpdateEqualsComposed) {
+  ParamStore store(5);
+  auto rnd = [](Mat& m, Rng& r) { r.fill_uniform(m, -2, 2); };
+  Param& p = store.add("p", 4, 6, rnd);
+  Param& q = store.add("q", 4, 6, rnd);
+  Param& h = store.add("h", 4, 6, rnd);
+  Mat R(4, 6);
+  Rng(9).fill_normal(R, 0, 1);
+  auto run = [&](bool fused) {
+    store.zero_grad();
+    Graph g;
+    Var pv = g.param(p), qv = g.param(q), hv = g.param(h);
+    Var y = fused ? atr_update(pv, qv, hv) : sigmoid(pv + qv) * pv + sigmoid(pv - qv) * hv;
+    Mat value = y.val();
+    g.backward(sum_all(y * g.constant(R)));
+    return std::vector<Mat>{value, p.grad, q.grad, h.grad};
+  };
+  const auto a = run(true), b = run(false);
+  for (size_t k = 0; k < a.size(); ++k) EXPECT_LT((a[k] - b[k]).cwiseAbs().maxCoeff(), 1e-6) << "entry " << k;
+}
+
+}  // namespace
+}  // namespace twin

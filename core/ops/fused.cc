@@ -1,5 +1,7 @@
 #include "ops/fused.h"
 
+#include "ops/activations.h"
+
 namespace twin {
 
 // y = m new + (1-m) old        dnew += m dy, dold += (1-m) dy
@@ -41,6 +43,26 @@ Var weighted_sum_steps(Var alpha, Var values) {
                                dv.middleRows(s * B, B).array() += dy.array().colwise() * a.col(s).array();
                            }
                          });
+}
+
+// i = σ(p+q), f = σ(p−q), h = i p + f h_prev; with di = dh p, df = dh h_prev:
+//   dp += dh i + di i(1−i) + df f(1−f)     dq += di i(1−i) − df f(1−f)     dh_prev += dh f
+Var atr_update(Var p, Var q, Var h_prev) {
+  TW_CHECK(p.rows() == q.rows() && p.cols() == q.cols() && p.rows() == h_prev.rows() && p.cols() == h_prev.cols(),
+           "atr_update: p ", shape_str(p), " q ", shape_str(q), " h_prev ", shape_str(h_prev));
+  Mat i = sigmoid(Mat(p.val() + q.val()));
+  Mat f = sigmoid(Mat(p.val() - q.val()));
+  Mat h = (i.array() * p.val().array() + f.array() * h_prev.val().array()).matrix();
+  return p.g->record("atr_update", std::move(h), {p, q, h_prev},
+                     [p, q, h_prev, i = std::move(i), f = std::move(f)](Graph& g, NodeId self) {
+                       const auto dh = g.grad(self).array();
+                       const auto ia = i.array(), fa = f.array();
+                       const auto gi = dh * g.value(p.id).array() * ia * (Real(1) - ia);       // d(p+q)
+                       const auto gf = dh * g.value(h_prev.id).array() * fa * (Real(1) - fa);  // d(p−q)
+                       if (g.needs_grad(p.id)) g.grad(p.id).array() += dh * ia + gi + gf;
+                       if (g.needs_grad(q.id)) g.grad(q.id).array() += gi - gf;
+                       if (g.needs_grad(h_prev.id)) g.grad(h_prev.id).array() += dh * fa;
+                     });
 }
 
 }  // namespace twin

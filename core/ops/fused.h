@@ -10,5 +10,9 @@ namespace twin {
 Var mask_carry(Var next, Var prev, Var m);
 // Attention context: y[b] = Σ_s α[b,s] V[s*B+b].   α:[B,S], V:[S*B,D] time-major -> [B,D]
 Var weighted_sum_steps(Var alpha, Var values);
+// ATR state update (Zhang et al. 2018, the authors' corrected forget gate), one node instead of seven:
+//   h = σ(p + q) ⊙ p + σ(p − q) ⊙ h_prev            p, q, h_prev: [B, H]
+// Composed: sigmoid(p + q) * p + sigmoid(p - q) * h_prev.
+Var atr_update(Var p, Var q, Var h_prev);
 
 }  // namespace twin

@@ -25,7 +25,7 @@ inline constexpr std::array kAllOps = {
     // regularisation and normalisation
     "dropout", "layer_norm",
     // fused
-    "mask_carry", "weighted_sum_steps",
+    "mask_carry", "weighted_sum_steps", "atr_update",
 };
 
 }  // namespace twin

@@ -27,6 +27,14 @@ Var AtrCell::project_inputs(Var x) const { return project(x, *w_, b_); }   // p:
 CellState AtrCell::step(Var p, const CellState& prev, GateRecord* rec) const {
   Graph& g = *prev.h.g;
   Var q = d_ ? affine(prev.h, g.param(*u_), g.param(*d_)) : matmul(prev.h, g.param(*u_));   // [B, H]
+  if (!coupled_ && !input_tanh_) {
+    // The paper's form: one fused node (ops/fused.h, tested equal to the composed ops below).
+    if (rec) {
+      rec->add("i", sigmoid(Mat(p.val() + q.val())));
+      rec->add("f", sigmoid(Mat(p.val() - q.val())));
+    }
+    return {apply_act(atr_update(p, q, prev.h), output_), {}};   // [B, H]
+  }
   Var f = sigmoid(p - q);                                    // [B, H]
   Var i = coupled_ ? one_minus(f) : sigmoid(p + q);          // [B, H]
   Var v = input_tanh_ ? tanh(p) : p;                         // [B, H]
