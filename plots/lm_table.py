@@ -48,7 +48,9 @@ def main():
         rows.setdefault(recipe_of(s["name"]), []).append({
             "cell": describe_cell(cfg["model"]["cell"]), "params": s["params"], "valid": s["dev"]["ppl"],
             "test": s["test"]["ppl"], "wps": s.get("train_units_per_s", 0), "wall": s.get("wall_seconds", 0),
-            "epochs": s.get("epochs_done"), "stop": s.get("stop_reason", ""), "r": gates.get("pearson_r_positions"),
+            "epochs": max((json.loads(l).get("epoch", 0) for l in open(os.path.join(d, "metrics.jsonl"))
+                           if '"dev"' in l), default=0),   # summary's epochs_done counts one process only
+            "stop": s.get("stop_reason", ""), "r": gates.get("pearson_r_positions"),
             "cmd": next((l for l in cmd if l.strip() and not l.startswith("#")), ""),   # the starting command
             "run": os.path.basename(d)})
     out = ["# PTB word-level language model", "",
