@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "fused_compare.h"
 #include "gradcheck.h"
 #include "ops/ops.h"
 
@@ -15,42 +16,6 @@ Mat carry_mask() {   // B=4: rows 1 and 3 are padding at this step
   Mat m(4, 1);
   m << 1, 0, 1, 0;
   return m;
-}
-
-struct Evaluated {
-  Mat value;
-  std::vector<Mat> grads;   // one per parameter, in store order
-};
-
-// Value of f and the gradient of Σ R ⊙ f w.r.t. every parameter, R drawn from a fixed seed so the
-// fused and composed versions see the same upstream gradient.
-Evaluated evaluate(ParamStore& store, const std::function<Var(Graph&)>& f) {
-  store.zero_grad();
-  Graph g;
-  Var y = f(g);
-  Mat r(y.rows(), y.cols());
-  Rng rng(99);
-  rng.fill_normal(r, 0, 1);
-  g.backward(sum_all(y * g.constant(r)));
-  Evaluated out{y.val(), {}};
-  for (const auto& p : store.all()) out.grads.push_back(p->grad);
-  return out;
-}
-
-void expect_same(const Evaluated& fused, const Evaluated& composed, const ParamStore& store) {
-  ASSERT_EQ(fused.value.rows(), composed.value.rows());
-  ASSERT_EQ(fused.value.cols(), composed.value.cols());
-  EXPECT_LE((fused.value - composed.value).cwiseAbs().maxCoeff(), 1e-12) << "forward values differ";
-  for (size_t i = 0; i < fused.grads.size(); ++i) {
-    const Mat& a = fused.grads[i];
-    const Mat& b = composed.grads[i];
-    EXPECT_LE((a - b).cwiseAbs().maxCoeff(), 1e-12) << "gradient of " << store.all()[i]->name << " differs";
-    EXPECT_GT(a.cwiseAbs().maxCoeff(), 0) << "gradient of " << store.all()[i]->name << " is all zero";
-  }
-}
-
-Param& rand_param(ParamStore& store, const std::string& name, Index rows, Index cols) {
-  return store.add(name, rows, cols, [](Mat& m, Rng& r) { r.fill_normal(m, 0, 1); });
 }
 
 }  // namespace
@@ -87,7 +52,7 @@ TEST(OpFused, MaskCarryEqualsComposed) {
     Var mv = g.constant(m);
     return mul_col(g.param(nw), mv) + mul_col(g.param(old), one_minus(mv));
   });
-  expect_same(fused, composed, store);
+  expect_same(fused, composed, store, 1e-12);
   // And the carry itself: padded rows keep the old state bit-exactly.
   EXPECT_EQ(Mat(fused.value.row(1)), Mat(old.value.row(1)));
   EXPECT_EQ(Mat(fused.value.row(0)), Mat(nw.value.row(0)));
@@ -109,7 +74,7 @@ TEST(OpFused, AtrUpdateEqualsComposed) {
     Var pv = g.param(p), qv = g.param(q);
     return sigmoid(pv + qv) * pv + sigmoid(pv - qv) * g.param(h);
   });
-  expect_same(fused, composed, store);
+  expect_same(fused, composed, store, 1e-12);
 }
 
 TEST(OpFused, WeightedSumStepsEqualsComposed) {
@@ -124,7 +89,7 @@ TEST(OpFused, WeightedSumStepsEqualsComposed) {
     for (Index s = 1; s < S; ++s) y = y + mul_col(slice_rows(v, s * B, B), slice_cols(a, s, 1));
     return y;
   });
-  expect_same(fused, composed, store);
+  expect_same(fused, composed, store, 1e-12);
 }
 
 TEST(OpFused, AffineEqualsMatmulAddRow) {
@@ -134,7 +99,7 @@ TEST(OpFused, AffineEqualsMatmulAddRow) {
   Param& b = rand_param(store, "b", 1, 5);
   auto fused = evaluate(store, [&](Graph& g) { return affine(g.param(x), g.param(w), g.param(b)); });
   auto composed = evaluate(store, [&](Graph& g) { return add_row(matmul(g.param(x), g.param(w)), g.param(b)); });
-  expect_same(fused, composed, store);
+  expect_same(fused, composed, store, 1e-12);
 }
 
 namespace {
@@ -155,7 +120,7 @@ TEST(OpFused, CrossEntropyRowsEqualsComposed) {
     auto fused = evaluate(store, [&](Graph& g) { return cross_entropy_rows(g.param(x), y, eps); });
     auto composed = evaluate(store, [&](Graph& g) { return composed_ce_rows(g.param(x), y, eps); });
     SCOPED_TRACE("label smoothing " + std::to_string(eps));
-    expect_same(fused, composed, store);
+    expect_same(fused, composed, store, 1e-12);
   }
 }
 
@@ -174,7 +139,7 @@ TEST(OpFused, CrossEntropyEqualsComposed) {
         return masked ? sum_all(mul_col(rows, g.constant(mask))) : sum_all(rows);
       });
       SCOPED_TRACE("label smoothing " + std::to_string(eps) + (masked ? " masked" : " unmasked"));
-      expect_same(fused, composed, store);
+      expect_same(fused, composed, store, 1e-12);
       if (masked) {   // a masked-out row contributes no gradient at all
         EXPECT_EQ(fused.grads[0].row(1).cwiseAbs().maxCoeff(), 0.0);
       }

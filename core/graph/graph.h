@@ -1,6 +1,9 @@
 // The tape: eager define-by-run reverse-mode autodiff (DESIGN §3.2).
 // An op computes its value at once and appends a Node; creation order is a topological order, so
-// backward() walks the tape in reverse. One Graph per batch, no globals; several may coexist.
+// backward() walks the tape in reverse. No globals; several graphs may coexist. A training loop keeps one
+// Graph and calls clear() between batches: clear() keeps every value and gradient buffer in a pool that the
+// next batch's ops take from (take()), so a steady-state step allocates no matrix (DESIGN §8; the page
+// faults of freshly mapped [N, V] buffers were 28 % of a PTB training step before the pool).
 //
 // Op contract (every op in core/ops follows it):
 //  1. forward writes a fresh value; 2. backward ACCUMULATES (+=) into input grads, never assigns;
@@ -59,12 +62,43 @@ class Graph {
   Mode mode() const { return mode_; }
   size_t size() const { return nodes_.size(); }
 
+  // A [rows, cols] buffer with unspecified contents: a pooled one of the same size when there is one.
+  Mat take(Index rows, Index cols);
+  Mat take_zero(Index rows, Index cols);
+  template <typename Expr>
+  Mat take_eval(const Expr& e) {   // a pooled buffer holding the value of an Eigen expression
+    Mat m = take(e.rows(), e.cols());
+    m.noalias() = e;
+    return m;
+  }
+  void give(Mat&& m);   // hand a scratch buffer back for reuse within this batch
+  // Saves a buffer an op's backward needs (fused kernels' gates, softmax probabilities) as a gradient-free
+  // node, so it is recycled with the graph instead of freed with the closure.
+  NodeId stash(Mat m) { return constant(std::move(m)).id; }
+  Mat release(NodeId stash_id);   // moves a stash's buffer out (its last reader is done with it)
+  // grad(id) += m, adopting m's buffer when the gradient is untouched so far (saves a zero fill, a pass and
+  // a buffer of [N, V] for the softmax).
+  void add_grad(NodeId id, Mat&& m);
+
+  // Deferred weight gradient (DESIGN §8): instead of one thin product per recurrent step, an op may record
+  // dW += xᵀ dy and backward() finishes with ONE product over all recorded steps per weight. `x` and `dy`
+  // must stay valid until backward() ends (a node's value or gradient does). The weight's gradient is
+  // complete only after backward() returns; no backward closure reads a weight gradient.
+  void defer_weight_grad(NodeId w, const Mat* x, const Mat* dy);
+
+  struct PoolStats {
+    long takes = 0;       // buffers asked for through take()/take_zero()/grad()
+    long misses = 0;      // of which freshly allocated (no pooled buffer of that size)
+    long recycled = 0;    // buffers in the pool after the last clear()
+  };
+  const PoolStats& pool_stats() const { return stats_; }
+
   // For op implementations only. Drops `bw` in kInfer mode or when no input needs a gradient.
   Var record(const char* op, Mat value, std::initializer_list<Var> inputs, Backward bw);
   Var record(const char* op, Mat value, const std::vector<Var>& inputs, Backward bw);
 
   void backward(Var loss);  // loss must be 1x1; seeds 1 and walks the tape in reverse
-  void clear();             // forget all nodes (keeps capacity)
+  void clear();             // forget all nodes; their buffers go to the pool for the next batch
 
  private:
   struct Node {
@@ -86,6 +120,22 @@ class Graph {
   std::deque<Node> nodes_;
   std::unordered_map<const Param*, NodeId> param_nodes_;
   Mode mode_;
+  // Free buffers by element count (Eigen's resize() to the same count keeps the allocation), each stamped
+  // with the batch that freed it. clear() drops the buffers a whole batch left untaken, so the pool holds at
+  // most about two batches' worth however the shapes vary.
+  struct Pooled {
+    Mat m;
+    long stamp;
+  };
+  std::unordered_map<Index, std::vector<Pooled>> pool_;
+  long batch_ = 0;
+  PoolStats stats_;
+  struct Deferred {
+    NodeId w;
+    std::vector<std::pair<const Mat*, const Mat*>> xy;   // (x, dy) per recorded product
+  };
+  std::vector<Deferred> deferred_;
+  void flush_deferred();
 };
 
 inline const Mat& Var::val() const { return g->value(id); }

@@ -6,7 +6,7 @@ Mat sigmoid(const Mat& x) { return (Real(1) + (-x.array()).exp()).inverse().matr
 
 // y = 1 / (1 + e^-x)     dx += dy y (1 - y)
 Var sigmoid(Var x) {
-  return x.g->record("sigmoid", sigmoid(x.val()), {x}, [x](Graph& g, NodeId self) {
+  return x.g->record("sigmoid", x.g->take_eval((Real(1) + (-x.val().array()).exp()).inverse().matrix()), {x}, [x](Graph& g, NodeId self) {
     const auto y = g.value(self).array();
     g.grad(x.id).array() += g.grad(self).array() * y * (Real(1) - y);
   });
@@ -14,7 +14,7 @@ Var sigmoid(Var x) {
 
 // y = tanh x             dx += dy (1 - y^2)
 Var tanh(Var x) {
-  Mat y = x.val().array().tanh().matrix();
+  Mat y = x.g->take_eval(x.val().array().tanh().matrix());
   return x.g->record("tanh", std::move(y), {x}, [x](Graph& g, NodeId self) {
     const auto y = g.value(self).array();
     g.grad(x.id).array() += g.grad(self).array() * (Real(1) - y.square());

@@ -11,7 +11,7 @@ void check_same(const char* op, Var a, Var b) {
 // y = a + b        da += dy, db += dy
 Var operator+(Var a, Var b) {
   check_same("add", a, b);
-  return a.g->record("add", a.val() + b.val(), {a, b}, [a, b](Graph& g, NodeId self) {
+  return a.g->record("add", a.g->take_eval(a.val() + b.val()), {a, b}, [a, b](Graph& g, NodeId self) {
     if (g.needs_grad(a.id)) g.grad(a.id) += g.grad(self);
     if (g.needs_grad(b.id)) g.grad(b.id) += g.grad(self);
   });
@@ -20,7 +20,7 @@ Var operator+(Var a, Var b) {
 // y = a - b        da += dy, db -= dy
 Var operator-(Var a, Var b) {
   check_same("sub", a, b);
-  return a.g->record("sub", a.val() - b.val(), {a, b}, [a, b](Graph& g, NodeId self) {
+  return a.g->record("sub", a.g->take_eval(a.val() - b.val()), {a, b}, [a, b](Graph& g, NodeId self) {
     if (g.needs_grad(a.id)) g.grad(a.id) += g.grad(self);
     if (g.needs_grad(b.id)) g.grad(b.id) -= g.grad(self);
   });
@@ -29,7 +29,7 @@ Var operator-(Var a, Var b) {
 // y = a ⊙ b        da += dy ⊙ b, db += dy ⊙ a
 Var operator*(Var a, Var b) {
   check_same("mul", a, b);
-  Mat y = (a.val().array() * b.val().array()).matrix();
+  Mat y = a.g->take_eval((a.val().array() * b.val().array()).matrix());
   return a.g->record("mul", std::move(y), {a, b}, [a, b](Graph& g, NodeId self) {
     const auto dy = g.grad(self).array();
     if (g.needs_grad(a.id)) g.grad(a.id).array() += dy * g.value(b.id).array();
@@ -40,7 +40,7 @@ Var operator*(Var a, Var b) {
 // y = x + 1 b      dx += dy, db += Σ_rows dy
 Var add_row(Var x, Var b) {
   TW_CHECK(b.rows() == 1 && b.cols() == x.cols(), "add_row: x ", shape_str(x), " bias ", shape_str(b));
-  Mat y = x.val().rowwise() + b.val().row(0);
+  Mat y = x.g->take_eval(x.val().rowwise() + b.val().row(0));
   return x.g->record("add_row", std::move(y), {x, b}, [x, b](Graph& g, NodeId self) {
     const Mat& dy = g.grad(self);
     if (g.needs_grad(x.id)) g.grad(x.id) += dy;
@@ -61,20 +61,20 @@ Var mul_col(Var x, Var c) {
 
 // y = s x          dx += s dy
 Var scale(Var x, Real s) {
-  return x.g->record("scale", s * x.val(), {x}, [x, s](Graph& g, NodeId self) {
+  return x.g->record("scale", x.g->take_eval(s * x.val()), {x}, [x, s](Graph& g, NodeId self) {
     g.grad(x.id) += s * g.grad(self);
   });
 }
 
 // y = x + s        dx += dy
 Var add_scalar(Var x, Real s) {
-  Mat y = (x.val().array() + s).matrix();
+  Mat y = x.g->take_eval((x.val().array() + s).matrix());
   return x.g->record("add_scalar", std::move(y), {x}, [x](Graph& g, NodeId self) { g.grad(x.id) += g.grad(self); });
 }
 
 // y = 1 - x        dx -= dy
 Var one_minus(Var x) {
-  Mat y = (Real(1) - x.val().array()).matrix();
+  Mat y = x.g->take_eval((Real(1) - x.val().array()).matrix());
   return x.g->record("one_minus", std::move(y), {x}, [x](Graph& g, NodeId self) { g.grad(x.id) -= g.grad(self); });
 }
 

@@ -5,7 +5,7 @@ namespace twin {
 // y[n] = E[ids[n]]         dE[ids[n]] += dy[n]
 Var lookup(Var table, const Ids& ids) {
   const Mat& e = table.val();
-  Mat y(static_cast<Index>(ids.size()), e.cols());
+  Mat y = table.g->take(static_cast<Index>(ids.size()), e.cols());
   for (size_t n = 0; n < ids.size(); ++n) {
     TW_CHECK(ids[n] >= 0 && ids[n] < e.rows(), "lookup: id ", ids[n], " outside the table ", shape_str(e),
              " (position ", n, ")");

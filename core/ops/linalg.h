@@ -11,6 +11,11 @@ Var matmul(Var x, Var w);             // x:[N,I] W:[I,O] -> [N,O]
 Var matmul_nt(Var x, Var w);          // x:[N,I] W:[O,I] -> x W^T [N,O] (tied output embedding)
 Var affine(Var x, Var w, Var b);      // x W + b, b:[1,O]
 
+// dW += xᵀ dy for a product's weight: deferred to one product over all steps (Graph::defer_weight_grad)
+// when W is a parameter and x is thin (a per-step recurrent product), at once otherwise.
+void weight_grad(Graph& g, NodeId w, const Mat& x, const Mat& dy);
+inline constexpr Index kDeferMaxRows = 64;
+
 // C = beta C + alpha op(A) op(B), routed to BLAS or Eigen by shape. C must be sized already.
 void gemm(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real alpha = 1, Real beta = 0);
 // Products with at least this many multiply-adds and every dimension >= kBlasMinDim go to BLAS. Chosen by

@@ -21,7 +21,7 @@ void check_targets(const char* op, Var logits, const Ids& target) {
 void ce_forward(const Mat& logits, const Ids& target, Real eps, Mat& loss, Mat& probs) {
   const Index N = logits.rows(), V = logits.cols();
   loss.resize(N, 1);
-  probs.resize(N, V);
+  TW_DCHECK(probs.rows() == N && probs.cols() == V, "ce_forward: probs buffer");
 #pragma omp parallel for schedule(static) if (N * V >= (1 << 16))
   for (Index n = 0; n < N; ++n) {
     const auto x = logits.row(n);
@@ -38,47 +38,60 @@ void ce_forward(const Mat& logits, const Ids& target, Real eps, Mat& loss, Mat& 
   }
 }
 
-// dlogits[n] += w_n (p_n - (1-ε) onehot(y_n) - ε/V)
-void ce_backward(const Mat& probs, const Ids& target, Real eps, const Mat& w, Mat& dx) {
-  const Index N = probs.rows(), V = probs.cols();
+// Turns the saved probabilities into dlogits in place and adds them to the logits' gradient (adopting the
+// buffer when that gradient is untouched): dlogits[n] = w_n (p_n - (1-ε) onehot(y_n) - ε/V).
+void ce_backward(Graph& g, NodeId probs_id, const Ids& target, Real eps, const Mat& w, NodeId logits) {
+  Mat d = g.release(probs_id);
+  const Index N = d.rows(), V = d.cols();
   const Real u = eps / static_cast<Real>(V);
 #pragma omp parallel for schedule(static) if (N * V >= (1 << 16))
   for (Index n = 0; n < N; ++n) {
     const Real wn = w(n, 0);
-    if (wn == 0) continue;
-    dx.row(n).array() += wn * (probs.row(n).array() - u);
-    dx(n, target[static_cast<size_t>(n)]) -= wn * (Real(1) - eps);
+    if (wn == 0) {
+      d.row(n).setZero();
+      continue;
+    }
+    d.row(n).array() = wn * (d.row(n).array() - u);
+    d(n, target[static_cast<size_t>(n)]) -= wn * (Real(1) - eps);
   }
+  g.add_grad(logits, std::move(d));
+}
+
+// The probabilities are kept for backward only when training; in inference their buffer goes straight back.
+NodeId ce_probs(Graph& g, Var logits, const Ids& target, Real eps, Mat& loss) {
+  Mat probs = g.take(logits.rows(), logits.cols());
+  ce_forward(logits.val(), target, eps, loss, probs);
+  if (g.training() && g.needs_grad(logits.id)) return g.stash(std::move(probs));
+  g.give(std::move(probs));
+  return -1;
 }
 }  // namespace
 
 Var cross_entropy_rows(Var logits, const Ids& target, Real eps) {
   check_targets("cross_entropy_rows", logits, target);
-  Mat loss;
-  auto probs = std::make_shared<Mat>();
-  ce_forward(logits.val(), target, eps, loss, *probs);
-  return logits.g->record("cross_entropy_rows", std::move(loss), {logits},
-                          [logits, target, eps, probs](Graph& g, NodeId self) {
-                            ce_backward(*probs, target, eps, g.grad(self), g.grad(logits.id));
-                          });
+  Graph& g = *logits.g;
+  Mat loss = g.take(logits.rows(), 1);
+  const NodeId probs = ce_probs(g, logits, target, eps, loss);
+  return g.record("cross_entropy_rows", std::move(loss), {logits}, [logits, target, eps, probs](Graph& g, NodeId self) {
+    ce_backward(g, probs, target, eps, g.grad(self), logits.id);
+  });
 }
 
 Var cross_entropy(Var logits, const Ids& target, const Mat& mask, Real eps) {
   check_targets("cross_entropy", logits, target);
   TW_CHECK(mask.size() == 0 || (mask.rows() == logits.rows() && mask.cols() == 1), "cross_entropy: mask ",
            shape_str(mask), " for logits ", shape_str(logits));
-  Mat loss;
-  auto probs = std::make_shared<Mat>();
-  ce_forward(logits.val(), target, eps, loss, *probs);
+  Graph& g = *logits.g;
+  Mat loss = g.take(logits.rows(), 1);
+  const NodeId probs = ce_probs(g, logits, target, eps, loss);
   Mat w = mask.size() ? mask : Mat::Ones(logits.rows(), 1);
   Mat total(1, 1);
   total(0, 0) = loss.col(0).dot(w.col(0));
-  if (!logits.g->training()) probs.reset();  // nothing will read it
-  return logits.g->record("cross_entropy", std::move(total), {logits},
-                          [logits, target, eps, probs, w](Graph& g, NodeId self) {
-                            const Mat scaled = w * g.grad(self)(0, 0);
-                            ce_backward(*probs, target, eps, scaled, g.grad(logits.id));
-                          });
+  g.give(std::move(loss));
+  return g.record("cross_entropy", std::move(total), {logits}, [logits, target, eps, probs, w](Graph& g, NodeId self) {
+    const Mat scaled = w * g.grad(self)(0, 0);
+    ce_backward(g, probs, target, eps, scaled, logits.id);
+  });
 }
 
 // y[n] = x[n, idx[n]]      dx[n, idx[n]] += dy[n]

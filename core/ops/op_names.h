@@ -26,6 +26,8 @@ inline constexpr std::array kAllOps = {
     "dropout", "layer_norm",
     // fused
     "mask_carry", "weighted_sum_steps", "atr_update",
+    // fused cell kernels
+    "lstm_cell", "gru_cell", "lrn_cell", "ran_cell", "sru_cell",
 };
 
 }  // namespace twin

@@ -5,6 +5,7 @@
 #include "ops/dropout.h"
 #include "ops/embed.h"
 #include "ops/fused.h"
+#include "ops/fused_cells.h"
 #include "ops/layer_norm.h"
 #include "ops/linalg.h"
 #include "ops/loss.h"

@@ -6,7 +6,7 @@ namespace twin {
 Var slice_rows(Var x, Index start, Index n) {
   TW_CHECK(start >= 0 && n >= 0 && start + n <= x.rows(), "slice_rows: rows [", start, ", ", start + n, ") of ",
            shape_str(x));
-  return x.g->record("slice_rows", x.val().middleRows(start, n), {x}, [x, start, n](Graph& g, NodeId self) {
+  return x.g->record("slice_rows", x.g->take_eval(x.val().middleRows(start, n)), {x}, [x, start, n](Graph& g, NodeId self) {
     g.grad(x.id).middleRows(start, n) += g.grad(self);
   });
 }
@@ -15,7 +15,7 @@ Var slice_rows(Var x, Index start, Index n) {
 Var slice_cols(Var x, Index start, Index n) {
   TW_CHECK(start >= 0 && n >= 0 && start + n <= x.cols(), "slice_cols: columns [", start, ", ", start + n, ") of ",
            shape_str(x));
-  return x.g->record("slice_cols", x.val().middleCols(start, n), {x}, [x, start, n](Graph& g, NodeId self) {
+  return x.g->record("slice_cols", x.g->take_eval(x.val().middleCols(start, n)), {x}, [x, start, n](Graph& g, NodeId self) {
     g.grad(x.id).middleCols(start, n) += g.grad(self);
   });
 }
@@ -29,7 +29,7 @@ Var concat_cols(const std::vector<Var>& xs) {
     TW_CHECK(x.rows() == n, "concat_cols: row counts differ ", shape_str(xs[0]), " vs ", shape_str(x));
     d += x.cols();
   }
-  Mat y(n, d);
+  Mat y = xs[0].g->take(n, d);
   Index off = 0;
   for (const Var& x : xs) {
     y.middleCols(off, x.cols()) = x.val();
@@ -54,7 +54,7 @@ Var stack_rows(const std::vector<Var>& xs) {
     TW_CHECK(x.cols() == d, "stack_rows: column counts differ ", shape_str(xs[0]), " vs ", shape_str(x));
     n += x.rows();
   }
-  Mat y(n, d);
+  Mat y = xs[0].g->take(n, d);
   Index off = 0;
   for (const Var& x : xs) {
     y.middleRows(off, x.rows()) = x.val();

@@ -20,6 +20,14 @@ CellState GruCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   Graph& g = *prev.h.g;
   const Index h = H();
   Var s = matmul(prev.h, g.param(*u_));                      // [B, 3H] or [B, 2H]
+  if (reset_after_) {
+    if (rec) {
+      const Mat zr = sigmoid(Mat((a.val() + s.val()).leftCols(2 * h)));   // [B, 2H]
+      rec->add("z", zr.leftCols(h));
+      rec->add("r", zr.rightCols(h));
+    }
+    return {gru_cell(a, s, prev.h), {}};   // one fused node (ops/fused_cells.h)
+  }
   Var zr = sigmoid(slice_cols(a, 0, 2 * h) + slice_cols(s, 0, 2 * h));   // [B, 2H]
   Var z = chunk(zr, 0, h);                                   // [B, H]
   Var r = chunk(zr, 1, h);                                   // [B, H]

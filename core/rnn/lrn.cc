@@ -26,15 +26,12 @@ Var LrnCell::project_inputs(Var x) const {
 
 CellState LrnCell::step(Var qkv, const CellState& prev, GateRecord* rec) const {
   const Index h = H();
-  Var q = chunk(qkv, 0, h), k = chunk(qkv, 1, h), v = chunk(qkv, 2, h);   // [B, H] each
-  Var i = sigmoid(k + prev.h);                               // [B, H]
-  Var f = sigmoid(q - prev.h);                               // [B, H]
-  Var h_new = apply_act(i * v + f * prev.h, output_);        // [B, H]
   if (rec) {
-    rec->add("i", i.val());
-    rec->add("f", f.val());
+    const auto hp = prev.h.val().array();
+    rec->add("i", sigmoid(Mat((qkv.val().middleCols(h, h).array() + hp).matrix())));
+    rec->add("f", sigmoid(Mat((qkv.val().leftCols(h).array() - hp).matrix())));
   }
-  return {h_new, {}};
+  return {lrn_cell(qkv, prev.h, output_ == Act::kTanh), {}};   // one fused node (ops/fused_cells.h)
 }
 
 }  // namespace twin

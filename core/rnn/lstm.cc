@@ -27,17 +27,16 @@ Var LstmCell::project_inputs(Var x) const { return project(x, *w_, b_); }   // [
 CellState LstmCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   Graph& g = *prev.h.g;
   const Index h = H();
-  Var s = a + matmul(prev.h, g.param(*u_));                  // [B, 4H]
-  Var ifo = sigmoid(slice_cols(s, 0, 3 * h));                // [B, 3H]
-  Var i = chunk(ifo, 0, h), f = chunk(ifo, 1, h), o = chunk(ifo, 2, h);   // [B, H] each
-  Var c_tilde = tanh(chunk(s, 3, h));                        // [B, H]
-  Var c = f * prev.c + i * c_tilde;                          // [B, H]
-  Var h_new = o * tanh(c);                                   // [B, H]
+  Var q = matmul(prev.h, g.param(*u_));                      // [B, 4H]
   if (rec) {
-    rec->add("i", i.val());
-    rec->add("f", f.val());
-    rec->add("o", o.val());
+    const Mat ifo = sigmoid(Mat((a.val() + q.val()).leftCols(3 * h)));   // [B, 3H]
+    rec->add("i", ifo.leftCols(h));
+    rec->add("f", ifo.middleCols(h, h));
+    rec->add("o", ifo.rightCols(h));
   }
+  // One fused node (ops/fused_cells.h): s = a + q, [i f o] = σ(s), c̃ = tanh(s_c), c = f c_prev + i c̃,
+  // h = o tanh(c).
+  auto [h_new, c] = split_hc(lstm_cell(a, q, prev.c));       // [B, H] each
   return {h_new, c};
 }
 

@@ -37,15 +37,15 @@ Var RanCell::project_inputs(Var x) const {
 CellState RanCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   Graph& g = *prev.h.g;
   const Index h = H();
-  Var gates = sigmoid(slice_cols(a, 0, 2 * h) + matmul(prev.h, g.param(*u_)));   // [B, 2H]
-  Var i = chunk(gates, 0, h), f = chunk(gates, 1, h);        // [B, H] each
-  Var c_tilde = chunk(a, 2, h);                              // [B, H]
-  Var c = i * c_tilde + f * prev.c;                          // [B, H]
+  Var q = matmul(prev.h, g.param(*u_));                      // [B, 2H]
   if (rec) {
-    rec->add("i", i.val());
-    rec->add("f", f.val());
+    const Mat gates = sigmoid(Mat(a.val().leftCols(2 * h) + q.val()));   // [B, 2H]
+    rec->add("i", gates.leftCols(h));
+    rec->add("f", gates.rightCols(h));
   }
-  return {apply_act(c, output_), c};
+  // One fused node (ops/fused_cells.h): [i f] = σ(a_if + q), c = i c̃ + f c_prev, h = g(c).
+  auto [h_new, c] = split_hc(ran_cell(a, q, prev.c, output_ == Act::kTanh));   // [B, H] each
+  return {h_new, c};
 }
 
 }  // namespace twin

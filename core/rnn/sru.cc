@@ -21,15 +21,13 @@ Var SruCell::project_inputs(Var x) const {
 
 CellState SruCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   const Index h = H();
-  Var fr = sigmoid(slice_cols(a, 0, 2 * h));                 // [B, 2H]
-  Var f = chunk(fr, 0, h), r = chunk(fr, 1, h);              // [B, H] each
-  Var x_tilde = chunk(a, 2, h), x_h = chunk(a, 3, h);        // [B, H] each
-  Var c = x_tilde + f * (prev.c - x_tilde);                  // f ⊙ c_prev + (1 − f) ⊙ x̃
-  Var h_new = x_h + r * (apply_act(c, output_) - x_h);       // r ⊙ g(c) + (1 − r) ⊙ x_h
   if (rec) {
-    rec->add("f", f.val());
-    rec->add("r", r.val());
+    const Mat fr = sigmoid(Mat(a.val().leftCols(2 * h)));   // [B, 2H]
+    rec->add("f", fr.leftCols(h));
+    rec->add("r", fr.rightCols(h));
   }
+  // One fused node (ops/fused_cells.h): c = f ⊙ c_prev + (1 − f) ⊙ x̃,  h = r ⊙ g(c) + (1 − r) ⊙ x_h.
+  auto [h_new, c] = split_hc(sru_cell(a, prev.c, output_ == Act::kTanh));   // [B, H] each
   return {h_new, c};
 }
 

@@ -121,6 +121,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   long window_steps = 0;
   Stopwatch window_clock;
   bool stop = false;
+  Graph g(Mode::kTrain);   // one tape for every step: clear() recycles its buffers (Graph::take)
   while (p.epoch <= tc.max_epochs && !stop) {
     Rng order_rng(o.run.seed * 1000003ULL + static_cast<std::uint64_t>(p.epoch));   // batch order: f(seed, epoch)
     const size_t n_batches = task.begin_epoch(p.epoch, order_rng);
@@ -134,7 +135,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     for (; p.batch < n_batches; ++p.batch) {
       p.lr = scheduled_lr(tc.schedule, tc.optim.lr, p.sched_progress());
       Stopwatch step_clock;
-      Graph g(Mode::kTrain);
+      g.clear();
       LossOut lo = task.loss(g, p.batch, p.step_rng);
       const double step_loss = lo.units > 0 ? lo.loss_sum / lo.units : lo.loss_sum;
       double gnorm = 0;

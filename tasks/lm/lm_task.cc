@@ -50,9 +50,10 @@ PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, 
   LmState state;
   Rng unused(0);
   IdMat input, target;
+  Graph g(Mode::kInfer);
   for (Index w = 0; w < num_windows(data, bptt); ++w) {
     window(data, w, bptt, input, target);
-    Graph g(Mode::kInfer);
+    g.clear();
     r.nll += model.loss(g, input, target, state, unused).val()(0, 0);
     r.tokens += static_cast<double>(input.size());
   }

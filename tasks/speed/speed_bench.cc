@@ -90,7 +90,8 @@ class Bench {
   // forward + backward + SGD step + zero_grad; returns the loss.
   double train_step() {
     const Window& w = next();
-    Graph g(Mode::kTrain);
+    Graph& g = train_graph_;
+    g.clear();
     Var loss = model_->loss(g, w.input, w.target, train_state_, rng_);
     const double l = loss.val()(0, 0);
     g.backward(loss);
@@ -100,7 +101,8 @@ class Bench {
   }
   double infer_step() {
     const Window& w = next();
-    Graph g(Mode::kInfer);
+    Graph& g = infer_graph_;
+    g.clear();
     Var loss = model_->loss(g, w.input, w.target, infer_state_, rng_);
     return loss.val()(0, 0);
   }
@@ -117,6 +119,7 @@ class Bench {
   std::unique_ptr<Optimizer> opt_;
   std::vector<Window> windows_;
   lm::LmState train_state_, infer_state_;
+  Graph train_graph_{Mode::kTrain}, infer_graph_{Mode::kInfer};   // reused: clear() recycles buffers
   long k_ = 0;
 };
 
