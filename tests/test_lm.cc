@@ -11,6 +11,7 @@
 #include "lm_synthetic.h"
 #include "lm_task.h"
 #include "test_util.h"
+#include "train/run_dir.h"
 
 namespace twin::lm {
 namespace {
@@ -239,6 +240,12 @@ TEST_F(LmCli, TrainsResumesAndRefusesToOverwriteARun) {
   EXPECT_GT(summary["steps"].get<long>(), 5);
   ASSERT_EQ(run({"--eval-only"}, &err), 0) << err;
   EXPECT_TRUE(fs::exists(out_.str("run/eval.json")));
+  // command.txt keeps every invocation that ran (the start, the --resume, the --eval-only; not the refused
+  // fresh start). In-process the recorded command line is the test binary's, so count the entries.
+  const std::string cmds = read_file(out_.str("run/command.txt"));
+  size_t entries = 0;
+  for (size_t at = cmds.find("# cwd:"); at != std::string::npos; at = cmds.find("# cwd:", at + 1)) ++entries;
+  EXPECT_EQ(entries, 3u) << cmds;
 }
 
 TEST(LmGates, PearsonROnHandComputedSeries) {

@@ -1,14 +1,27 @@
 #include "ops/linalg.h"
 
 #include <cblas.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 
 namespace twin {
 
 namespace {
 std::atomic<std::uint64_t> g_gemm_flops{0};
+
+// Eigen's thread count is process-wide; small products set it to 1 for their duration only.
+struct SerialEigen {
+  int saved = Eigen::nbThreads();
+  SerialEigen() { Eigen::setNbThreads(1); }
+  ~SerialEigen() { Eigen::setNbThreads(saved); }
+};
 }  // namespace
+
+bool gemm_uses_blas(Index m, Index n, Index k) {
+  return static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >= kBlasMinWork;
+}
 
 std::uint64_t gemm_flops() { return g_gemm_flops.load(std::memory_order_relaxed); }
 void reset_gemm_flops() { g_gemm_flops.store(0, std::memory_order_relaxed); }
@@ -24,8 +37,7 @@ void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real
   g_gemm_flops.fetch_add(2 * static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
                              static_cast<std::uint64_t>(k), std::memory_order_relaxed);
   if (m == 0 || n == 0) return;
-  const double flops = static_cast<double>(m) * n * k;
-  if (flops >= kBlasMinFlops && m >= kBlasMinDim && n >= kBlasMinDim && k >= kBlasMinDim) {
+  if (gemm_uses_blas(m, n, k)) {
     const auto tra = ta ? CblasTrans : CblasNoTrans, trb = tb ? CblasTrans : CblasNoTrans;
 #ifdef TW_REAL_DOUBLE
     cblas_dgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), c.cols());
@@ -34,12 +46,29 @@ void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real
 #endif
     return;
   }
-  if (beta == 0) c.setZero();
-  else if (beta != 1) c *= beta;
-  if (!ta && !tb) c.noalias() += alpha * a * b;
-  else if (ta && !tb) c.noalias() += alpha * a.transpose() * b;
-  else if (!ta && tb) c.noalias() += alpha * a * b.transpose();
-  else c.noalias() += alpha * a.transpose() * b.transpose();
+  gemm_eigen(a, ta, b, tb, c, alpha, beta);
+}
+
+void gemm_eigen(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
+  const Index m = c.rows(), n = c.cols(), k = ta ? a.rows() : a.cols();
+  const SerialEigen serial;
+  // Column blocks of C are independent products: with threads to spare, each thread runs Eigen's serial
+  // kernel on its own block (its own share of B to pack). Eigen's own split of these thin products ran at
+  // half the serial speed; this one is measured in results/gemm_bench.md ("eigen-split").
+  const int parts = static_cast<double>(m) * n * k >= kEigenSplitMinWork && k >= 64 && !omp_in_parallel()
+                        ? std::min<int>(omp_get_max_threads(), static_cast<int>(n / 64))
+                        : 1;
+#pragma omp parallel for schedule(static) num_threads(parts) if (parts > 1)
+  for (int p = 0; p < parts; ++p) {
+    const Index c0 = n * p / parts, nc = n * (p + 1) / parts - c0;
+    auto cb = c.middleCols(c0, nc);
+    if (beta == 0) cb.setZero();
+    else if (beta != 1) cb *= beta;
+    if (!ta && !tb) cb.noalias() += alpha * a * b.middleCols(c0, nc);
+    else if (ta && !tb) cb.noalias() += alpha * a.transpose() * b.middleCols(c0, nc);
+    else if (!ta && tb) cb.noalias() += alpha * a * b.middleRows(c0, nc).transpose();
+    else cb.noalias() += alpha * a.transpose() * b.middleRows(c0, nc).transpose();
+  }
 }
 
 void weight_grad(Graph& g, NodeId w, const Mat& x, const Mat& dy) {

@@ -63,9 +63,11 @@ int run_main(int argc, char** argv, const char* prog) {
              "choose another out_dir (--set out_dir=...) — nothing was overwritten");
     TW_CHECK(!args.eval_only || file_exists(best), "--eval-only: no trained model at ", best,
              " (HINT: train first, or point out_dir at a finished run)");
-    if (!args.eval_only) {   // --eval-only leaves the training run's files as they are
+    if (!args.eval_only) {   // --eval-only leaves the training run's files as they are, but for its command
       exp.write_resolved(dir.path(""), typed);
       write_text_atomic(dir.path("params.txt"), task.params().table());
+    } else {
+      exp.append_command(dir.path(""));
     }
     std::fprintf(stderr, "%s: %s -> %s\n%s", prog, args.config.c_str(), run.out_dir.c_str(),
                  task.params().table().c_str());

@@ -183,6 +183,11 @@ void Experiment::write_resolved(const std::string& run_dir, const nlohmann::json
   RunDir dir(run_dir);
   write_text_atomic(dir.path("config.resolved.json"),
                     resolved(typed_sections).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  append_command(run_dir);
+}
+
+void Experiment::append_command(const std::string& run_dir) const {
+  RunDir dir(run_dir);
   std::vector<std::string> argv = argv_.empty() ? self_cmdline() : argv_;
   std::string cmd;
   for (size_t i = 0; i < argv.size(); ++i) cmd += (i ? " " : "") + shell_quote(argv[i]);

@@ -38,6 +38,8 @@ class Experiment {
   // The merged config with the typed sections (e.g. {"train": to_json(train), "model": {"cell": ...}},
   // plus to_json(run) at the top) merged over it, so every default is visible.
   nlohmann::json resolved(const nlohmann::json& typed_sections) const;
+  // Appends this invocation to <run_dir>/command.txt (each start, --resume and --eval-only is kept).
+  void append_command(const std::string& run_dir) const;
   // Writes <run_dir>/config.resolved.json and <run_dir>/command.txt atomically (creates run_dir).
   void write_resolved(const std::string& run_dir, const nlohmann::json& typed_sections) const;
 

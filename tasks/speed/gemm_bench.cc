@@ -1,7 +1,8 @@
 // build/bin/gemm_bench [--threads N] [--reps R]
 // GFLOP/s of Eigen's own product and OpenBLAS's sgemm on the product shapes our models run, in the three
-// forms a layer needs (forward x W, input gradient dy W^T, weight gradient x^T dy). This is the measurement
-// behind kBlasMinFlops / kBlasMinDim in core/ops/linalg.h.
+// forms a layer needs (forward x W, input gradient dy W^T, weight gradient x^T dy), Eigen both on the thread
+// count given and on one thread. This is the measurement behind kBlasMinFlops / kBlasMinDim /
+// kEigenParallelMinFlops in core/ops/linalg.h.
 #include <cblas.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "base/rng.h"
 #include "base/threads.h"
+#include "ops/linalg.h"
 
 using twin::Mat;
 
@@ -46,14 +48,15 @@ int main(int argc, char** argv) {
   }
   twin::set_num_threads(threads);
   const std::vector<Shape> shapes = {
+      {"LM small step h U (ATR)", 20, 200, 200},    {"LM small step h U (GRU)", 20, 200, 600},
       {"LM small step h U (LSTM)", 20, 200, 800},   {"LM medium step h U (LSTM)", 20, 650, 2600},
       {"LM medium step h U (ATR)", 20, 650, 650},   {"NMT step h U (GRU)", 80, 1000, 3000},
-      {"LM small projection", 400, 200, 800},       {"LM medium projection", 700, 650, 2600},
-      {"LM small softmax", 400, 200, 10000},        {"LM medium softmax", 700, 650, 10000},
+      {"LM small projection", 700, 200, 800},       {"LM medium projection", 700, 650, 2600},
+      {"LM small softmax", 700, 200, 10000},        {"LM medium softmax", 700, 650, 10000},
       {"tiny", 8, 16, 16},                          {"mid", 64, 64, 64},
       {"mid-large", 128, 128, 256}};
-  std::printf("threads %d, best of %d\n%-28s %-9s %16s %9s %9s %s\n", threads, reps, "shape", "form", "m x k x n",
-              "eigen", "blas", "GFLOP/s winner");
+  std::printf("threads %d, best of %d (GFLOP/s)\n%-28s %-5s %16s %9s %9s %9s %9s %s\n", threads, reps, "shape", "form",
+              "m x k x n", "eigen", "eigen-1t", "e-split", "blas", "winner");
   twin::Rng rng(1);
   for (const Shape& s : shapes) {
     for (Form form : {Form::kForward, Form::kInputGrad, Form::kWeightGrad}) {
@@ -66,19 +69,27 @@ int main(int argc, char** argv) {
       rng.fill_uniform(a, -1, 1);
       rng.fill_uniform(b, -1, 1);
       const double flops = 2.0 * m * n * k;
-      const double te = time_best(reps, [&] {
+      auto eigen = [&] {
         if (!ta && !tb) c.noalias() = a * b;
         else if (ta) c.noalias() = a.transpose() * b;
         else c.noalias() = a * b.transpose();
-      });
+      };
+      const double te = time_best(reps, eigen);
+      Eigen::setNbThreads(1);
+      const double te1 = time_best(reps, eigen);
+      Eigen::setNbThreads(threads);
+      // What core/ops/linalg.h's gemm() does below kBlasMinWork: serial Eigen per column block per thread.
+      const double tsplit = time_best(reps, [&] { twin::gemm_eigen(a, ta, b, tb, c); });
       const double tbl = time_best(reps, [&] {
         cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.f,
                     a.data(), a.cols(), b.data(), b.cols(), 0.f, c.data(), c.cols());
       });
       const char* fname = form == Form::kForward ? "fwd" : form == Form::kInputGrad ? "dx" : "dW";
       const std::string dims = std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
-      std::printf("%-28s %-9s %16s %9.1f %9.1f %s\n", s.what, fname, dims.c_str(), flops / te / 1e9,
-                  flops / tbl / 1e9, te <= tbl ? "eigen" : "blas");
+      const double best = std::min({te, te1, tsplit, tbl});
+      std::printf("%-28s %-5s %16s %9.1f %9.1f %9.1f %9.1f %s\n", s.what, fname, dims.c_str(), flops / te / 1e9,
+                  flops / te1 / 1e9, flops / tsplit / 1e9, flops / tbl / 1e9,
+                  best == tbl ? "blas" : best == te1 ? "eigen-1t" : best == tsplit ? "e-split" : "eigen");
     }
   }
   return 0;

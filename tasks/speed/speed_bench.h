@@ -1,7 +1,7 @@
 // The speed task (issue 4; the ATR paper's Tables 1 and 4 on a CPU): for every cell x shape x thread count,
 // a word-level LM on random token ids — the exact workload of reference/torch_speed.md:
 //   x = E[w] -> L stacked cells -> untied softmax, no dropout, LSTM forget bias 0, batch B, BPTT T;
-//   training step  = forward + backward + SGD step + zero_grad (Mode::kTrain);
+//   training step  = forward + backward + gradient clip (norm 5) + SGD step + zero_grad (Mode::kTrain);
 //   inference step = forward + loss (Mode::kInfer);
 //   words/s = T·B tokens per step / median step time over the timed windows (warm-up excluded);
 //   GFLOP/s = counted GEMM flops of one training step (2mnk per gemm(), core/ops/linalg.h) / median step time;
@@ -48,6 +48,9 @@ struct SpeedRecord {
   Index params = 0;                          // ParamStore total
   int weight_matrices = 0, matrix_transformations = 0;   // Cell::info() (Table 1)
   double train_step_s = 0, infer_step_s = 0;  // medians over windows
+  double train_fwd_s = 0, train_bwd_s = 0, train_update_s = 0;   // means over the timed steps: loss,
+                                                                 // backward, SGD step + zero_grad
+  double train_faults_per_step = 0;          // minor page faults per timed training step (0: buffers reused)
   double train_words_s = 0, infer_words_s = 0;
   std::uint64_t train_step_flops = 0, infer_step_flops = 0;   // counted GEMM flops of one step
   double train_gflops = 0;                   // train_step_flops / train_step_s

@@ -1,7 +1,10 @@
 // <out>.json and <out>.md of the speed task: the paper's Table 4 layout per shape and thread count, and
 // the relative training speeds ATR : GRU : LSTM beside the paper's GPU figures.
+#include <cblas.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -55,7 +58,13 @@ nlohmann::json machine_info() {
       break;
     }
   }
-  return {{"cores", std::thread::hardware_concurrency()}, {"cpu", cpu}, {"date", utc_date()}};
+  const int par = openblas_get_parallel();   // 0 sequential, 1 pthreads, 2 OpenMP
+  const char* wait = std::getenv("OMP_WAIT_POLICY");
+  return {{"cores", std::thread::hardware_concurrency()},
+          {"cpu", cpu},
+          {"date", utc_date()},
+          {"blas", std::string(openblas_get_config()) + (par == 2 ? " (OpenMP threads)" : par == 1 ? " (pthreads)" : "")},
+          {"omp_wait_policy", wait ? wait : "(unset)"}};
 }
 
 nlohmann::json to_json(const SpeedRecord& r) {
@@ -69,6 +78,10 @@ nlohmann::json to_json(const SpeedRecord& r) {
           {"weight_matrices", r.weight_matrices},
           {"matrix_transformations", r.matrix_transformations},
           {"train_step_s", r.train_step_s},
+          {"train_fwd_s", r.train_fwd_s},
+          {"train_bwd_s", r.train_bwd_s},
+          {"train_update_s", r.train_update_s},
+          {"train_faults_per_step", r.train_faults_per_step},
           {"infer_step_s", r.infer_step_s},
           {"train_words_s", r.train_words_s},
           {"infer_words_s", r.infer_words_s},
@@ -99,7 +112,9 @@ std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep) {
   std::ostringstream o;
   o << "# Speed: word LM (vocabulary " << cfg.vocab << ", batch " << cfg.batch << ", BPTT " << cfg.bptt << ")\n\n"
     << "Machine: " << rep.machine.value("cpu", std::string("?")) << ", " << rep.machine.value("cores", 0)
-    << " logical cores; " << rep.machine.value("date", std::string("?")) << ".\n"
+    << " logical cores; " << rep.machine.value("blas", std::string("?")) << "; OMP_WAIT_POLICY "
+    << rep.machine.value("omp_wait_policy", std::string("?")) << "; " << rep.machine.value("date", std::string("?"))
+    << ".\n"
     << "Training = forward + backward + SGD step; words/s = " << cfg.bptt * cfg.batch
     << " tokens / median step time over " << cfg.windows << " windows of " << cfg.steps_per_window
     << " steps after " << cfg.warmup_steps << " warm-up steps. GFLOP/s counts GEMM flops of the training step; "
@@ -117,10 +132,11 @@ std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep) {
     o << "\n## " << shape << " (" << first->layers << " x " << first->hidden << ", embedding " << first->embed
       << "), " << threads << " thread" << (threads == 1 ? "" : "s") << " (FMA peak "
       << fmt("%.1f", first->fma_peak_gflops) << " GFLOP/s)\n\n"
-      << "| cell | params | WM / MT | train words/s | inference words/s | GFLOP/s | % of peak | peak RSS (MiB) |";
+      << "| cell | params | WM / MT | train words/s | inference words/s | GFLOP/s | % of peak | "
+         "fwd / bwd / update (ms) | page faults / step | peak RSS (MiB) |";
     const bool rss = cfg.rss_steps > 0;
     if (rss) o << " RSS @100 -> @" << cfg.rss_steps << " (MiB) |";
-    o << "\n|---|---:|---:|---:|---:|---:|---:|---:|" << (rss ? "---:|" : "") << "\n";
+    o << "\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" << (rss ? "---:|" : "") << "\n";
     std::map<std::string, double> train;
     for (const auto& r : rep.records) {
       if (r.shape != shape || r.threads != threads) continue;
@@ -129,6 +145,8 @@ std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep) {
         << " | " << r.weight_matrices << " / " << r.matrix_transformations << " | " << thousands(r.train_words_s)
         << " | " << thousands(r.infer_words_s) << " | " << fmt("%.1f", r.train_gflops) << " | "
         << (r.fma_peak_gflops > 0 ? fmt("%.1f", 100 * r.peak_fraction) : std::string("n/a")) << " | "
+        << fmt("%.1f", 1e3 * r.train_fwd_s) << " / " << fmt("%.1f", 1e3 * r.train_bwd_s) << " / "
+        << fmt("%.1f", 1e3 * r.train_update_s) << " | " << fmt("%.0f", r.train_faults_per_step) << " | "
         << fmt("%.0f", r.peak_rss_mb) << " |";
       if (rss) o << " " << fmt("%.0f", r.rss_step100_mb) << " -> " << fmt("%.0f", r.rss_final_mb) << " |";
       o << "\n";
