@@ -10,10 +10,13 @@
 //       (grad_ops_fused.cc).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <cmath>
 #include <string>
 
 #include "graph/init.h"
+#include "base/threads.h"
 #include "ops/ops.h"
 
 namespace twin {
@@ -250,6 +253,27 @@ TEST(Gemm, BlasPathMatchesReference) {
 
 TEST(Gemm, EigenPathMatchesReference) {
   check_gemm_all_modes(/*m=*/20, /*n=*/7, /*k=*/130, /*expect_blas=*/false, 1e-4);
+}
+
+// gemm()'s Eigen path split over two threads by output columns, including a narrow output (n < 64: one
+// block) and a ragged split (n = 301), every transpose and beta: equal to the double-precision reference.
+TEST(Gemm, EigenSplitPathMatchesReference) {
+  const int saved = num_threads();
+  set_num_threads(2);
+  for (const auto& [m, n, k] : {std::tuple<Index, Index, Index>{20, 301, 200}, {20, 40, 2000}, {3, 130, 4000}})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        for (double beta : {0.0, 1.0}) {
+          const Mat a = ta ? randn(k, m, 1) : randn(m, k, 1);
+          const Mat b = tb ? randn(n, k, 2) : randn(k, n, 2);
+          const Mat c0 = randn(m, n, 3);
+          Mat c = beta == 0 ? Mat::Constant(m, n, std::nanf("")) : c0;
+          gemm_eigen(a, ta, b, tb, c, Real(0.5), static_cast<Real>(beta));
+          const Mat ref = reference_gemm(a, ta, b, tb, c0, 0.5, beta);
+          ASSERT_TRUE(c.allFinite()) << m << "x" << n << "x" << k << " ta=" << ta << " tb=" << tb;
+          EXPECT_LE((c - ref).cwiseAbs().maxCoeff(), 2e-6 * static_cast<double>(k)) << m << "x" << n << "x" << k << " ta=" << ta << " tb=" << tb;
+        }
+  set_num_threads(saved);
 }
 
 TEST(Gemm, MatmulOpSameOnBothPaths) {

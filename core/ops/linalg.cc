@@ -20,7 +20,9 @@ struct SerialEigen {
 }  // namespace
 
 bool gemm_uses_blas(Index m, Index n, Index k) {
-  return static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) >= kBlasMinWork;
+  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (omp_get_max_threads() == 1) return work >= kBlasMinWorkOneThread;
+  return m >= kThinRows && work >= kBlasMinWork;
 }
 
 std::uint64_t gemm_flops() { return g_gemm_flops.load(std::memory_order_relaxed); }
@@ -55,12 +57,7 @@ void gemm_eigen(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha
   // Column blocks of C are independent products: with threads to spare, each thread runs Eigen's serial
   // kernel on its own block (its own share of B to pack). Eigen's own split of these thin products ran at
   // half the serial speed; this one is measured in results/gemm_bench.md ("eigen-split").
-  const int parts = static_cast<double>(m) * n * k >= kEigenSplitMinWork && k >= 64 && !omp_in_parallel()
-                        ? std::min<int>(omp_get_max_threads(), static_cast<int>(n / 64))
-                        : 1;
-#pragma omp parallel for schedule(static) num_threads(parts) if (parts > 1)
-  for (int p = 0; p < parts; ++p) {
-    const Index c0 = n * p / parts, nc = n * (p + 1) / parts - c0;
+  auto block = [&](Index c0, Index nc) {
     auto cb = c.middleCols(c0, nc);
     if (beta == 0) cb.setZero();
     else if (beta != 1) cb *= beta;
@@ -68,7 +65,18 @@ void gemm_eigen(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha
     else if (ta && !tb) cb.noalias() += alpha * a.transpose() * b.middleCols(c0, nc);
     else if (!ta && tb) cb.noalias() += alpha * a * b.middleRows(c0, nc).transpose();
     else cb.noalias() += alpha * a.transpose() * b.middleRows(c0, nc).transpose();
+  };
+  // At least 64 columns per block; no parallel region at all below the split size (even an inactive one
+  // costs about a microsecond, as much as a tiny product).
+  const int parts = static_cast<double>(m) * n * k >= kEigenSplitMinWork && k >= 64 && !omp_in_parallel()
+                        ? std::max(1, std::min<int>(omp_get_max_threads(), static_cast<int>(n / 64)))
+                        : 1;
+  if (parts == 1) {
+    block(0, n);
+    return;
   }
+#pragma omp parallel for schedule(static) num_threads(parts)
+  for (int p = 0; p < parts; ++p) block(n * p / parts, n * (p + 1) / parts - n * p / parts);
 }
 
 void weight_grad(Graph& g, NodeId w, const Mat& x, const Mat& dy) {

@@ -18,12 +18,15 @@ inline constexpr Index kDeferMaxRows = 64;   // "thin": fewer rows than this
 
 // C = beta C + alpha op(A) op(B), routed to BLAS or Eigen by shape. C must be sized already.
 void gemm(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real alpha = 1, Real beta = 0);
-// Routing, chosen by measurement (build/bin/gemm_bench --threads 2, results/gemm_bench.md; OpenBLAS's
-// OpenMP build): products of at least kBlasMinWork multiply-adds go to OpenBLAS, which wins on every such
-// shape (softmax and projections 110-140 GFLOP/s vs Eigen's 80-90; medium per-step [20x650]x[650x2600] 45
-// vs 30). Smaller ones, the small models' per-step recurrent products ([20x200]x[200x800]: 56 GFLOP/s),
-// run in Eigen on ONE thread: splitting them over two threads halved their speed (29).
+// Routing, chosen by measurement (build/bin/gemm_bench --threads 1 and 2, results/gemm_bench.md; OpenBLAS's
+// OpenMP build). On one thread OpenBLAS wins from 64^3 up, thin products included ([20x200]x[200x800]: 70 vs
+// Eigen 59 GFLOP/s). On two threads, products of at least kBlasMinWork multiply-adds with at least kThinRows
+// rows go to OpenBLAS (softmax and projections 125-165 vs Eigen's 80-110); thin ones (the per-step recurrent
+// products, rows = batch) run in Eigen's serial kernel, one block of output columns per thread ("e-split":
+// [20x650]x[650x2600] 77 vs OpenBLAS 67 and Eigen's own threading 36; [20x200]x[200x800] 83 vs 52 and 46).
 inline constexpr double kBlasMinWork = 1 << 22;
+inline constexpr double kBlasMinWorkOneThread = 1 << 18;
+inline constexpr Index kThinRows = 64;
 // Eigen products of at least this many multiply-adds are split by output columns over the threads.
 inline constexpr double kEigenSplitMinWork = 1 << 20;
 bool gemm_uses_blas(Index m, Index n, Index k);
