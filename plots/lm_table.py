@@ -52,6 +52,8 @@ def main():
                            if '"dev"' in l), default=0),   # summary's epochs_done counts one process only
             "stop": s.get("stop_reason", ""), "r": gates.get("pearson_r_positions"),
             "cmd": next((l for l in cmd if l.strip() and not l.startswith("#")), ""),   # the starting command
+            "invocations": sum(1 for l in cmd if l.startswith("# cwd:")),
+            "dev_curve": [json.loads(l)["ppl"] for l in open(os.path.join(d, "metrics.jsonl")) if '"dev"' in l],
             "run": os.path.basename(d)})
     out = ["# PTB word-level language model", "",
            "Mikolov's PTB (929k/74k/82k tokens, 10k vocabulary), full data, our runs on the 2-core CPU machine.",
@@ -70,7 +72,18 @@ def main():
             rr = f"{r['r']:.3f}" if r["r"] is not None else ""
             out.append(f"| {r['cell']} | {r['params']:,} | {r['valid']:.1f} | {r['test']:.1f} | {r['wps']:,.0f} | "
                        f"{r['wall'] / 60:.0f} min | {r['epochs']} ({r['stop']}) | {rr} | `{r['run']}` |")
-        out += ["", "Commands:", ""] + [f"- `{r['run']}`: `{r['cmd']}`" for r in rs] + [""]
+        notes = []
+        for r in rs:
+            curve = r["dev_curve"]
+            if curve and max(curve) > 2 * min(curve):   # a run that diverged on the way: say so, with the curve
+                worst = max(range(len(curve)), key=lambda i: curve[i])
+                notes.append(f"- `{r['run']}` diverged on the way: dev perplexity {curve[worst]:.3g} after epoch "
+                             f"{worst + 1}; per epoch: " + ", ".join(f"{p:.3g}" for p in curve) + ".")
+        if notes:
+            out += ["", "Notes (from each run's metrics.jsonl):", ""] + notes
+        out += ["", "Commands (the one that started each run; `command.txt` beside it lists every resume and evaluation):",
+                ""] + [f"- `{r['run']}`: `{r['cmd']}`" + (f" ({r['invocations']} invocations)" if r["invocations"] > 1 else "")
+                       for r in rs] + [""]
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
     open(a.out, "w").write("\n".join(out))
     print(f"lm_table.py: wrote {a.out} ({sum(len(v) for v in rows.values())} runs)")

@@ -115,6 +115,17 @@ def main():
         lines.append(f"| {r['shape']} | {r['cell']} | {r['threads']} | {r['train_words_s']:,.0f} | "
                      f"{r['infer_words_s']:,.0f} | {r['train_gflops']:.1f} | {r.get('train_faults_per_step', 0):.0f} | "
                      f"{r['peak_rss_mb']:.0f} | {rss} |")
+    rss_path = os.path.join(os.path.dirname(a.ours), "lm_rss.json")
+    if os.path.exists(rss_path):
+        rss = load(rss_path)
+        lines += ["", "## Memory", ""]
+        for r in rss["records"]:
+            lines.append(f"- {r['shape']} {r['cell']}, {r['threads']} thread(s) (`build/bin/speed "
+                         f"experiments/speed/lm_rss.json`, {rss['machine']['date']}): resident set after training "
+                         f"step 100: {r['rss_step100_mb']:.0f} MiB, after step {r['rss_steps']}: "
+                         f"{r['rss_final_mb']:.0f} MiB; process peak {r['peak_rss_mb']:.0f} MiB; "
+                         f"{r.get('train_faults_per_step', 0):.0f} page faults per step. (That run shared the "
+                         "cores with other jobs: its words/s are not speed figures.)")
     if torch:
         lines += ["", "## Every configuration (PyTorch)", "", "| shape | cell | implementation | train words/s | "
                   "inference words/s | GFLOP/s |", "|---|---|---|---:|---:|---:|"]
