@@ -229,8 +229,10 @@ Mat reference_gemm(const Mat& a, bool ta, const Mat& b, bool tb, const Mat& c0, 
   return r.cast<Real>();
 }
 
-void check_gemm_all_modes(Index m, Index n, Index k, bool expect_blas, double tol) {
-  ASSERT_EQ(gemm_uses_blas(m, n, k), expect_blas) << "test shape no longer exercises the intended path";
+using GemmFn = void (*)(const Mat&, bool, const Mat&, bool, Mat&, Real, Real);
+
+// Every transpose and beta of one product shape through `fn`, against the double reference.
+void check_gemm_modes(GemmFn fn, Index m, Index n, Index k, double tol) {
   for (bool ta : {false, true})
     for (bool tb : {false, true})
       for (double beta : {0.0, 1.0}) {
@@ -238,11 +240,17 @@ void check_gemm_all_modes(Index m, Index n, Index k, bool expect_blas, double to
         const Mat b = tb ? randn(n, k, 2) : randn(k, n, 2);
         const Mat c0 = randn(m, n, 3);
         Mat c = beta == 0 ? Mat::Constant(m, n, std::nanf("")) : c0;   // beta 0 must never read C
-        gemm(a, ta, b, tb, c, Real(0.5), static_cast<Real>(beta));
+        fn(a, ta, b, tb, c, Real(0.5), static_cast<Real>(beta));
         const Mat ref = reference_gemm(a, ta, b, tb, c0, 0.5, beta);
-        ASSERT_TRUE(c.allFinite()) << "ta=" << ta << " tb=" << tb << " beta=" << beta;
-        EXPECT_LE((c - ref).cwiseAbs().maxCoeff(), tol) << "ta=" << ta << " tb=" << tb << " beta=" << beta;
+        ASSERT_TRUE(c.allFinite()) << m << "x" << n << "x" << k << " ta=" << ta << " tb=" << tb << " beta=" << beta;
+        EXPECT_LE((c - ref).cwiseAbs().maxCoeff(), tol)
+            << m << "x" << n << "x" << k << " ta=" << ta << " tb=" << tb << " beta=" << beta;
       }
+}
+
+void check_gemm_all_modes(Index m, Index n, Index k, bool expect_blas, double tol) {
+  ASSERT_EQ(gemm_uses_blas(m, n, k), expect_blas) << "test shape no longer exercises the intended path";
+  check_gemm_modes(&gemm, m, n, k, tol);
 }
 }  // namespace
 
@@ -261,18 +269,7 @@ TEST(Gemm, EigenSplitPathMatchesReference) {
   const int saved = num_threads();
   set_num_threads(2);
   for (const auto& [m, n, k] : {std::tuple<Index, Index, Index>{20, 301, 200}, {20, 40, 2000}, {3, 130, 4000}})
-    for (bool ta : {false, true})
-      for (bool tb : {false, true})
-        for (double beta : {0.0, 1.0}) {
-          const Mat a = ta ? randn(k, m, 1) : randn(m, k, 1);
-          const Mat b = tb ? randn(n, k, 2) : randn(k, n, 2);
-          const Mat c0 = randn(m, n, 3);
-          Mat c = beta == 0 ? Mat::Constant(m, n, std::nanf("")) : c0;
-          gemm_eigen(a, ta, b, tb, c, Real(0.5), static_cast<Real>(beta));
-          const Mat ref = reference_gemm(a, ta, b, tb, c0, 0.5, beta);
-          ASSERT_TRUE(c.allFinite()) << m << "x" << n << "x" << k << " ta=" << ta << " tb=" << tb;
-          EXPECT_LE((c - ref).cwiseAbs().maxCoeff(), 2e-6 * static_cast<double>(k)) << m << "x" << n << "x" << k << " ta=" << ta << " tb=" << tb;
-        }
+    check_gemm_modes(&gemm_eigen, m, n, k, 2e-6 * static_cast<double>(k));
   set_num_threads(saved);
 }
 
