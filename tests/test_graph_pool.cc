@@ -107,7 +107,9 @@ TEST(GraphPool, SteadyStateLmTrainingStepAllocatesNoMatrix) {
     long recycled = -1;
     for (int step = 0; step < 4; ++step) {
       g.clear();
-      if (step == 3) EXPECT_EQ(g.pool_stats().recycled, recycled) << cell << ": the pool grew";
+      if (step == 3) {
+        EXPECT_EQ(g.pool_stats().recycled, recycled) << cell << ": the pool grew";
+      }
       recycled = g.pool_stats().recycled;
       g.backward(model.loss(g, in, tg, state, rng));
       store.zero_grad();

@@ -65,6 +65,7 @@ TrainConfig parse_train(JsonReader& r) {
   c.patience = r.get_int("patience", c.patience, 0, 1'000'000);
   c.log_every = r.get_long("log_every", c.log_every, 1, kLongMax);
   c.save_every = r.get_long("save_every", c.save_every, 0, kLongMax);
+  c.keep_snapshots = r.get_int("keep_snapshots", c.keep_snapshots, 0, 1000);
   JsonReader optim = r.child("optim");
   c.optim = parse_optim(optim);
   JsonReader schedule = r.child("schedule");
@@ -139,7 +140,8 @@ nlohmann::json to_json(const ScheduleConfig& c) {
 nlohmann::json to_json(const TrainConfig& c) {
   return {{"max_epochs", c.max_epochs},   {"max_steps", c.max_steps},   {"max_minutes", c.max_minutes},
           {"batch_size", c.batch_size},   {"eval_every", c.eval_every}, {"patience", c.patience},
-          {"log_every", c.log_every},     {"save_every", c.save_every}, {"optim", to_json(c.optim)},
+          {"log_every", c.log_every},     {"save_every", c.save_every}, {"keep_snapshots", c.keep_snapshots},
+          {"optim", to_json(c.optim)},
           {"schedule", to_json(c.schedule)}};
 }
 

@@ -47,6 +47,8 @@ struct TrainConfig {
   int patience = 0;               // early stopping: evaluations without improvement; 0 = off
   long log_every = 100;           // steps between progress lines
   long save_every = 0;            // steps between "last" checkpoints; 0 = at every evaluation
+  int keep_snapshots = 0;         // > 0: parameters after each dev evaluation in snapshots/, the last K kept
+                                  // (for checkpoint averaging, e.g. `nmt average`)
   OptimConfig optim;
   ScheduleConfig schedule;
 };

@@ -20,6 +20,7 @@
 #include "train/progress.h"
 #include "train/run_dir.h"
 #include "train/signals.h"
+#include "train/snapshots.h"
 #include "train/task.h"
 
 namespace twin {
@@ -105,6 +106,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     } else {
       ++p.stalled;
     }
+    if (tc.keep_snapshots > 0) save_snapshot(o.run_dir, store, o.config, p.step, tc.keep_snapshots);
     if (tc.schedule.type == "plateau") plateau_update(p.sched, m.primary, m.higher_is_better, tc.schedule);
     nlohmann::json row = m.values;
     row["split"] = "dev";

@@ -1,0 +1,57 @@
+// Parallel data for NMT: aligned source/target text files, SentencePiece-encoded, length-filtered (training
+// only) and cut into token-based batches with length buckets (Marian's sorted maxi-batches, core/data/batch.h).
+//
+// Files: {dir}/{split}.{form}.{lang}, the layout data_prep/nmt.py writes (e.g. data/multi30k/val.tok.de).
+// Sequences end with EOS (source too, as Nematus does), so an empty line is a sequence of one token.
+// Misaligned files (different line counts) are an error naming both files and counts, never a truncation.
+// Training drops pairs with an empty side and pairs outside the length filter, and says how many and which.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/rng.h"
+#include "nmt_batch.h"
+#include "subword.h"
+
+namespace twin {
+class JsonReader;
+}
+
+namespace twin::nmt {
+
+struct NmtDataConfig {
+  std::string dir = "data/multi30k";
+  std::string src = "en", tgt = "de";
+  std::string form = "tok";                     // "tok" (lowercased Moses tokens) | "raw"
+  std::string train = "train", dev = "val", test = "test2016";
+  std::vector<std::string> extra_tests;         // also translated and scored at the end (e.g. newstest2014)
+  std::string bpe = "bpe8000/joint.model";      // joint model, relative to dir; or bpe_src + bpe_tgt
+  std::string bpe_src, bpe_tgt;
+  int max_len = 80;                             // training filter, pieces without EOS, each side
+  double max_ratio = 3.0;                       // training filter: max(len)/min(len); 0 = off
+  long max_train = 0;                           // > 0: the first N kept pairs only (smoke runs)
+  long batch_tokens = 2500;                     // padded tokens per batch: B * (longest side + 1)
+  int max_sentences = 128;                      // cap per batch
+  int maxi_batch = 20;                          // sorting window in batches
+  int eval_sentences = 64;                      // sentences per decoding batch
+};
+NmtDataConfig parse_nmt_data(JsonReader& r);
+nlohmann::json to_json(const NmtDataConfig& c);
+std::string split_path(const NmtDataConfig& c, const std::string& split, const std::string& lang,
+                       const std::string& form = "");
+
+
+struct FilterReport {
+  long read = 0, kept = 0, empty = 0, too_long = 0, bad_ratio = 0;
+  std::vector<long> empty_lines;                // first few, for the message
+  std::string str() const;
+};
+
+// Reads a split. training: drop empty and filtered pairs (reported in `report`); otherwise keep every line.
+Parallel read_parallel(const std::string& src_path, const std::string& tgt_path, const Subword& src_sp,
+                       const Subword& tgt_sp, const NmtDataConfig& c, bool training, FilterReport* report);
+
+std::vector<std::vector<int>> nmt_batches(const Parallel& data, const NmtDataConfig& c, Rng& rng);
+
+}  // namespace twin::nmt

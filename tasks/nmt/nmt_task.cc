@@ -1,0 +1,193 @@
+#include "nmt_task.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "bleu.h"
+#include "data/text.h"
+#include "ops/ops.h"
+#include "text_tok.h"
+#include "train/checkpoint.h"
+#include "train/json_reader.h"
+
+namespace twin::nmt {
+
+DecodeConfig parse_decode(JsonReader& r) {
+  DecodeConfig c;
+  SearchConfig& s = c.search;
+  s.beam = r.get_int("beam", s.beam, 1, 1000);
+  s.normalize = r.get_choice("normalize", s.normalize, {"none", "length", "gnmt"});
+  s.alpha = r.get_double("alpha", s.alpha, 0.0, 10.0);
+  s.max_len_a = r.get_double("max_len_a", s.max_len_a, 0.0, 100.0);
+  s.max_len_b = r.get_double("max_len_b", s.max_len_b, 0.0, 10000.0);
+  c.dev_beam = r.get_int("dev_beam", c.dev_beam, 1, 1000);
+  s.bos = kBos;
+  s.eos = kEos;
+  r.finish();
+  return c;
+}
+
+nlohmann::json to_json(const DecodeConfig& c) {
+  const SearchConfig& s = c.search;
+  return {{"beam", s.beam},           {"normalize", s.normalize}, {"alpha", s.alpha},
+          {"max_len_a", s.max_len_a}, {"max_len_b", s.max_len_b}, {"dev_beam", c.dev_beam}};
+}
+
+SubwordPair load_subwords(const NmtDataConfig& c) {
+  SubwordPair p;
+  if (c.bpe_src.empty()) {
+    p.src = std::make_shared<Subword>(c.dir + "/" + c.bpe);
+    p.tgt = p.src;
+  } else {
+    p.src = std::make_shared<Subword>(c.dir + "/" + c.bpe_src);
+    p.tgt = std::make_shared<Subword>(c.dir + "/" + c.bpe_tgt);
+  }
+  return p;
+}
+
+NmtTask::NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {
+  JsonReader dr = root.child("data");
+  data_ = parse_nmt_data(dr);
+  JsonReader mr = root.child("model");
+  mcfg_ = parse_nmt_model(mr);
+  JsonReader cr = root.child("decode");
+  dec_ = parse_decode(cr);
+  sp_ = load_subwords(data_);
+  FilterReport rep;
+  train_ = read_parallel(split_path(data_, data_.train, data_.src), split_path(data_, data_.train, data_.tgt),
+                         *sp_.src, *sp_.tgt, data_, /*training=*/true, &rep);
+  std::fprintf(stderr, "nmt: training data %s.%s-%s: %s\n", data_.train.c_str(), data_.src.c_str(),
+               data_.tgt.c_str(), rep.str().c_str());
+  dev_ = read_parallel(split_path(data_, data_.dev, data_.src), split_path(data_, data_.dev, data_.tgt), *sp_.src,
+                       *sp_.tgt, data_, false, nullptr);
+  test_ = read_parallel(split_path(data_, data_.test, data_.src), split_path(data_, data_.test, data_.tgt),
+                        *sp_.src, *sp_.tgt, data_, false, nullptr);
+  model_ = std::make_unique<RnnSearch>(mcfg_, sp_.src->size(), sp_.tgt->size(), store_);
+}
+
+nlohmann::json NmtTask::resolved() const {
+  return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}, {"decode", to_json(dec_)}};
+}
+
+size_t NmtTask::begin_epoch(int, Rng& order_rng) {
+  batches_ = nmt_batches(train_, data_, order_rng);
+  return batches_.size();
+}
+
+LossOut NmtTask::loss(Graph& g, size_t batch, Rng& rng) {
+  const NmtBatch b = make_nmt_batch(train_, batches_[batch]);
+  Var nll = model_->loss(g, b, rng, mcfg_.label_smoothing);                 // [1,1] summed over target tokens
+  const double B = static_cast<double>(b.src.size());
+  return {scale(nll, static_cast<Real>(1.0 / B)), nll.val()(0, 0), static_cast<double>(b.target_tokens())};
+}
+
+double NmtTask::perplexity(const Parallel& data) const {
+  Rng order(0), unused(0);
+  NmtDataConfig c = data_;
+  std::vector<int> lengths;
+  BatchingOptions o;
+  o.batch_size = c.max_sentences;
+  o.max_tokens = c.batch_tokens;
+  o.shuffle = false;
+  for (size_t i = 0; i < data.src.size(); ++i)
+    lengths.push_back(static_cast<int>(std::max(data.src[i].size(), data.tgt[i].size())));
+  double nll = 0, tokens = 0;
+  Graph g(Mode::kInfer);
+  for (const auto& idx : make_batches(lengths, o, order)) {
+    g.clear();
+    const NmtBatch b = make_nmt_batch(data, idx);
+    nll += model_->loss(g, b, unused, 0.0).val()(0, 0);
+    tokens += static_cast<double>(b.target_tokens());
+  }
+  return std::exp(nll / tokens);
+}
+
+NmtTask::Scored NmtTask::translate_and_score(const std::string& split, const Parallel& data,
+                                             const SearchConfig& sc) const {
+  Scored s;
+  const auto tr = translate_corpus({model_.get()}, *sp_.src, *sp_.tgt, data.src_text, sc, data_.eval_sentences,
+                                   &s.stats);
+  for (const auto& t : tr) s.hyps.push_back(t.text);
+  BleuOptions tok;
+  tok.tokenize = "none";   // the references are tokenised already (multi-bleu.perl convention)
+  tok.lowercase = true;
+  const BleuScore b = corpus_bleu(s.hyps, {data.tgt_text}, tok);
+  s.metrics = {{"split", split},
+               {"beam", sc.beam},
+               {"bleu", b.score},
+               {"bleu_str", b.str()},
+               {"bleu_signature", b.signature},
+               {"sentences", s.stats.sentences},
+               {"decode_s", s.stats.seconds},
+               {"decode_tokens_s", s.stats.target_tokens / std::max(s.stats.seconds, 1e-9)}};
+  return s;
+}
+
+Metrics NmtTask::evaluate(Split split) {
+  const bool dev = split == Split::kDev;
+  SearchConfig sc = dec_.search;
+  if (dev) sc.beam = dec_.dev_beam;
+  sc.nbest = 1;
+  Scored s = translate_and_score(dev ? data_.dev : data_.test, dev ? dev_ : test_, sc);
+  Metrics m;
+  m.primary_name = "bleu";
+  m.higher_is_better = true;
+  m.primary = s.metrics.at("bleu").get<double>();
+  m.values = {{"bleu", m.primary},
+              {"ppl", perplexity(dev ? dev_ : test_)},
+              {"beam", sc.beam},
+              {"decode_tokens_s", s.metrics.at("decode_tokens_s")}};
+  if (!dev) last_test_ = std::move(s);
+  return m;
+}
+
+namespace {
+void write_lines(const std::string& path, const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  write_text_atomic(path, text);
+}
+}  // namespace
+
+void NmtTask::finish(const std::string& run_dir, nlohmann::json& summary) {
+  namespace fs = std::filesystem;
+  const std::string out_dir = run_dir + "/translations";
+  fs::create_directories(out_dir);
+  nlohmann::json results = nlohmann::json::object();
+  auto report = [&](const std::string& split, Scored s) {
+    write_lines(out_dir + "/" + split + "." + data_.tgt, s.hyps);
+    // sacreBLEU on detokenised output against the raw references, when data_prep wrote them.
+    const std::string raw = split_path(data_, split, data_.tgt, "raw");
+    if (fs::exists(raw)) {
+      std::vector<std::string> detok;
+      for (const auto& h : s.hyps) detok.push_back(data_.form == "tok" ? detokenize(h, data_.tgt) : h);
+      write_lines(out_dir + "/" + split + ".detok." + data_.tgt, detok);
+      BleuOptions sacre;
+      sacre.tokenize = "13a";
+      sacre.lowercase = data_.form == "tok";   // a model trained on lowercased text cannot be scored cased
+      const BleuScore b = corpus_bleu(detok, {read_lines(raw)}, sacre);
+      s.metrics["sacrebleu"] = b.score;
+      s.metrics["sacrebleu_str"] = b.str();
+      s.metrics["sacrebleu_signature"] = b.signature;
+    }
+    std::fprintf(stderr, "nmt: %s beam %d: %s\n", split.c_str(), s.metrics.at("beam").get<int>(),
+                 s.metrics.at("bleu_str").get<std::string>().c_str());
+    results[split] = s.metrics;
+  };
+  report(data_.test, last_test_);
+  // Decoding speed at beam 1 (Table 4 reports both) on the test split.
+  SearchConfig greedy = dec_.search;
+  greedy.beam = 1;
+  greedy.nbest = 1;
+  Scored g1 = translate_and_score(data_.test, test_, greedy);
+  results[data_.test + "_beam1"] = g1.metrics;
+  for (const auto& split : data_.extra_tests) {
+    const Parallel p = read_parallel(split_path(data_, split, data_.src), split_path(data_, split, data_.tgt),
+                                     *sp_.src, *sp_.tgt, data_, false, nullptr);
+    report(split, translate_and_score(split, p, dec_.search));
+  }
+  summary["translations"] = results;
+}
+
+}  // namespace twin::nmt

@@ -1,0 +1,65 @@
+// The NMT task for the shared trainer (core/train/trainer.h): token-based batches of the training pairs,
+// loss = summed cross-entropy / sentences (dl4mt/Nematus, the ATR authors' code base), dev BLEU as the metric
+// that selects the best checkpoint and drives early stopping, and at the end translations of the test splits
+// with tokenised BLEU and sacreBLEU written to the run folder.
+#pragma once
+#include <memory>
+
+#include "beam_search.h"
+#include "nmt_data.h"
+#include "rnnsearch.h"
+#include "train/cli.h"
+#include "translator.h"
+
+namespace twin::nmt {
+
+struct DecodeConfig {
+  SearchConfig search;                 // beam 10, length-normalised (the paper), for test splits
+  int dev_beam = 1;                    // dev BLEU during training: greedy is 10x cheaper and ranks the same
+};
+DecodeConfig parse_decode(JsonReader& r);
+nlohmann::json to_json(const DecodeConfig& c);
+
+// Subword models of a data config (one joint model serves both sides).
+struct SubwordPair {
+  std::shared_ptr<Subword> src, tgt;
+};
+SubwordPair load_subwords(const NmtDataConfig& c);
+
+class NmtTask {
+ public:
+  NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
+  static std::vector<std::string> flags() { return {}; }
+
+  nlohmann::json resolved() const;
+  ParamStore& params() { return store_; }
+  size_t begin_epoch(int epoch, Rng& order_rng);
+  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  Metrics evaluate(Split split);
+  NamedMats save_state() const { return {}; }
+  void load_state(const NamedMats&) {}
+  void finish(const std::string& run_dir, nlohmann::json& summary);
+
+  const RnnSearch& model() const { return *model_; }
+
+ private:
+  struct Scored {
+    std::vector<std::string> hyps;
+    DecodeStats stats;
+    nlohmann::json metrics;
+  };
+  Scored translate_and_score(const std::string& split, const Parallel& data, const SearchConfig& sc) const;
+  double perplexity(const Parallel& data) const;
+
+  NmtDataConfig data_;
+  NmtModelConfig mcfg_;
+  DecodeConfig dec_;
+  SubwordPair sp_;
+  Parallel train_, dev_, test_;
+  std::vector<std::vector<int>> batches_;
+  ParamStore store_;
+  std::unique_ptr<RnnSearch> model_;
+  Scored last_test_;                   // the final test evaluation, written out by finish()
+};
+
+}  // namespace twin::nmt

@@ -1,0 +1,122 @@
+#include "rnnsearch.h"
+
+#include "graph/init.h"
+#include "ops/ops.h"
+#include "rnn/cell_factory.h"
+#include "rnn/rnn.h"
+
+namespace twin::nmt {
+
+RnnSearch::RnnSearch(const NmtModelConfig& cfg, Index src_vocab, Index tgt_vocab, ParamStore& store) : cfg_(cfg) {
+  const Init init = init::uniform(static_cast<Real>(cfg.init_scale));
+  const int E = cfg.embed, H = cfg.cell.hidden;
+  TW_CHECK(H > 0, "model.cell.hidden must be set (> 0)");
+  const int A = cfg.attn_dim ? cfg.attn_dim : H, R = cfg.readout ? cfg.readout : E;
+  src_emb_ = Embedding(store, "nmt/src_emb", src_vocab, E, init);
+  tgt_emb_ = Embedding(store, "nmt/tgt_emb", tgt_vocab, E, init);
+  enc_fwd_.push_back(make_cell(cfg.cell, E, store, "nmt/enc/fwd"));
+  const bool ca = cfg.encoder == "ca";
+  enc_bwd_.push_back(make_cell(cfg.cell, ca ? E + H : E, store, "nmt/enc/bwd"));
+  Index D = ca ? H : 2 * H;
+  for (int l = 1; l < cfg.encoder_layers; ++l) {
+    enc_fwd_.push_back(make_cell(cfg.cell, static_cast<int>(D), store, "nmt/enc/l" + std::to_string(l)));
+    D = H;
+  }
+  ctx_dim_ = D;
+  init_ = Linear(store, "nmt/init", D, H, init);
+  attn_ = Attention(store, "nmt/attn", D, H, A, init, /*key_bias=*/true);
+  dec1_ = make_cell(cfg.cell, E, store, "nmt/dec/cell1");
+  dec2_ = make_cell(cfg.cell, static_cast<int>(D), store, "nmt/dec/cell2");
+  for (int l = 1; l < cfg.decoder_layers; ++l)
+    dec_extra_.push_back(make_cell(cfg.cell, static_cast<int>(H + D), store, "nmt/dec/l" + std::to_string(l)));
+  read_y_ = Linear(store, "nmt/read/y", E, R, init);
+  read_s_ = Linear(store, "nmt/read/s", H, R, init, /*bias=*/false);
+  read_c_ = Linear(store, "nmt/read/c", D, R, init, /*bias=*/false);
+  if (cfg.tie_target) out_bias_ = &store.add("nmt/out/b", 1, tgt_vocab, init::constant(0));
+  else out_ = Linear(store, "nmt/out", R, tgt_vocab, init);
+}
+
+Var RnnSearch::drop(Var x, double p, Rng& rng) const {
+  return p > 0 ? dropout(x, static_cast<Real>(p), rng) : x;
+}
+
+Var RnnSearch::embed_target(Graph& g, const Ids& ids, Rng& rng) const {
+  return drop(tgt_emb_.apply(g, ids), cfg_.dropout_embed, rng);
+}
+
+Encoded RnnSearch::encode(Graph& g, const SeqBatch& src, Rng& rng) const {
+  const Index B = src.size();
+  const Mat& mask = src.mask;
+  Var x = drop(src_emb_.apply(g, src.ids), cfg_.dropout_embed, rng);          // [S*B, E]
+  SeqOut f = run_rnn(*enc_fwd_[0], x, mask, B, Dir::kForward);
+  Var h;
+  if (cfg_.encoder == "ca") {
+    h = run_rnn(*enc_bwd_[0], concat_cols({x, f.h_all}), mask, B, Dir::kBackward).h_all;   // [S*B, H]
+  } else {
+    h = concat_cols({f.h_all, run_rnn(*enc_bwd_[0], x, mask, B, Dir::kBackward).h_all});   // [S*B, 2H]
+  }
+  for (size_t l = 1; l < enc_fwd_.size(); ++l) {
+    Var o = run_rnn(*enc_fwd_[l], h, mask, B, Dir::kForward).h_all;
+    h = o.cols() == h.cols() ? o + h : o;                                      // residual (GNMT)
+  }
+  Encoded e;
+  e.keys = attn_.precompute(tanh(h), mask, B);                                // attends over tanh(h_i)
+  Var s0 = tanh(init_.apply(mean_rows_masked(h, mask, B)));                   // [B, H]
+  for (int l = 0; l < layers(); ++l) {
+    CellState st;
+    st.h = s0;
+    if (dec1_->has_memory()) st.c = dec1_->zero_state(g, B).c;
+    e.init.push_back(st);
+  }
+  return e;
+}
+
+DecOut RnnSearch::step(const Encoded& enc, Var xp1, const DecState& prev, GateRecord* gates1,
+                       GateRecord* gates2) const {
+  TW_CHECK(prev.size() == static_cast<size_t>(layers()), "RnnSearch::step: ", prev.size(), " layer states for ",
+           layers(), " layers");
+  CellState s1 = dec1_->step(xp1, prev[0], gates1);   // s̃_j
+  AttnOut att = attn_.step(enc.keys, s1.h);
+  CellState s2 = dec2_->step(dec2_->project_inputs(att.ctx), s1, gates2);       // s_j
+  DecOut out;
+  out.state.push_back(s2);
+  Var s = s2.h;
+  for (size_t l = 0; l < dec_extra_.size(); ++l) {
+    const Cell& cell = *dec_extra_[l];
+    CellState sl = cell.step(cell.project_inputs(concat_cols({s, att.ctx})), prev[l + 1]);
+    out.state.push_back(sl);
+    s = sl.h + s;                                                                // residual (GNMT)
+  }
+  out.s = s;
+  out.ctx = att.ctx;
+  out.alpha = att.alpha;
+  return out;
+}
+
+Var RnnSearch::logits(Var y_prev, Var s, Var ctx, Rng& rng) const {
+  Var t = tanh(read_y_.apply(y_prev) + read_s_.apply(tanh(s)) + read_c_.apply(ctx));   // [N, R]
+  t = drop(t, cfg_.dropout_readout, rng);
+  return cfg_.tie_target ? add_row(tgt_emb_.tied_logits(t), t.g->param(*out_bias_)) : out_.apply(t);
+}
+
+Var RnnSearch::loss(Graph& g, const NmtBatch& batch, Rng& rng, double label_smoothing) const {
+  const Index B = batch.src.size(), T = batch.tgt_in.steps();
+  Encoded enc = encode(g, batch.src, rng);
+  Var y = embed_target(g, batch.tgt_in.flat(), rng);                          // [T*B, E]
+  Var xp = project_target(y);                                                 // [T*B, k*H]
+  std::vector<Var> s_all, c_all;
+  s_all.reserve(static_cast<size_t>(T));
+  c_all.reserve(static_cast<size_t>(T));
+  DecState st = enc.init;
+  for (Index j = 0; j < T; ++j) {
+    // Padded target steps need no carry: nothing after a sentence's end reaches its loss.
+    DecOut o = step(enc, slice_rows(xp, j * B, B), st);
+    st = std::move(o.state);
+    s_all.push_back(o.s);
+    c_all.push_back(o.ctx);
+  }
+  Var lg = logits(y, stack_rows(s_all), stack_rows(c_all), rng);             // [T*B, V]
+  return cross_entropy(lg, batch.tgt_out.flat(), batch.tgt_out.mask, static_cast<Real>(label_smoothing));
+}
+
+}  // namespace twin::nmt

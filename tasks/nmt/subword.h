@@ -1,0 +1,41 @@
+// Subword segmentation with Debian's SentencePiece library (Kudo & Richardson 2018), model_type bpe, learned by
+// data_prep/nmt.py with spm_train. A model maps text to piece ids and back; with the identity normalisation
+// rule that data_prep uses, decode(encode(s)) == s for any whitespace-normalised line (tested).
+//
+// Ids: pad 0, bos 1, eos 2, unk 3 (data_prep passes these to spm_train). Loading checks them, because the model
+// and the batching code must agree on the pad id and the decoder on BOS/EOS.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/real.h"
+#include "nmt_batch.h"
+
+namespace sentencepiece {
+class SentencePieceProcessor;
+}
+
+namespace twin::nmt {
+
+class Subword {
+ public:
+  Subword() = default;
+  explicit Subword(const std::string& model_path);   // throws twin::Error naming the path and the problem
+  ~Subword();
+  Subword(Subword&&) noexcept;
+  Subword& operator=(Subword&&) noexcept;
+
+  Ids encode(const std::string& text) const;          // piece ids, no BOS/EOS
+  std::string decode(const Ids& ids) const;           // stops at nothing: callers strip BOS/EOS/pad
+  std::vector<std::string> pieces(const std::string& text) const;
+  int size() const;                                   // vocabulary size (pieces)
+  const std::string& path() const { return path_; }
+  bool loaded() const { return sp_ != nullptr; }
+
+ private:
+  std::unique_ptr<sentencepiece::SentencePieceProcessor> sp_;
+  std::string path_;
+};
+
+}  // namespace twin::nmt

@@ -1,0 +1,66 @@
+// Decoding with trained RNNSearch models: NmtScorer is the model side of beam_search.h's StepScorer (one
+// batch of source sentences, decoder states gathered by back-pointer each step), and translate_corpus
+// decodes a list of lines with one model or an ensemble (EnsembleScorer: mean of the probabilities).
+//
+// Batching: sentences are decoded in groups of `batch` sorted by length (less padding), and the output is put
+// back in input order. Rows of different sentences are independent, so a sentence's translation does not
+// depend on its batch (tested).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "beam_search.h"
+#include "graph/graph.h"
+#include "rnnsearch.h"
+#include "subword.h"
+
+namespace twin::nmt {
+
+class NmtScorer : public StepScorer {
+ public:
+  // sources: piece ids ending with EOS, each non-empty.
+  NmtScorer(const RnnSearch& model, const std::vector<Ids>& sources);
+  int vocab_size() const override { return static_cast<int>(model_.tgt_vocab()); }
+  int num_sentences() const override { return static_cast<int>(lengths_.size()); }
+  int source_length(int s) const override { return lengths_[static_cast<size_t>(s)]; }
+  Mat step(const std::vector<int>& parent, const Ids& prev) override;
+  const Mat* last_attention() const override { return &alpha_; }
+
+  // For gate analysis: the recorded gates of the decoder cells at the last step (when enabled).
+  void record_gates(bool on) { record_ = on; }
+  const GateRecord& gates1() const { return rec1_; }
+  const GateRecord& gates2() const { return rec2_; }
+
+ private:
+  const RnnSearch& model_;
+  Graph g_{Mode::kInfer};
+  Rng rng_{0};                         // dropout is off in kInfer graphs; the model API wants one
+  Mat K_, V_, mask_;                   // encoder keys [S*B, A], values [S*B, D], mask [B, S]
+  Index S_ = 0, B_ = 0;
+  std::vector<int> lengths_;           // source tokens without EOS
+  std::vector<Mat> h_, c_;             // per decoder layer, [rows, H]
+  std::vector<int> row_sent_;          // sentence of each current row
+  bool first_ = true;
+  Mat alpha_;
+  bool record_ = false;
+  GateRecord rec1_, rec2_;
+};
+
+struct Translation {
+  std::string text;                    // best hypothesis, decoded to text
+  std::vector<Hypothesis> nbest;       // best first
+};
+
+struct DecodeStats {
+  double seconds = 0;
+  long target_tokens = 0;              // pieces emitted (incl. EOS), for decoding words/s
+  long sentences = 0;
+};
+
+// models: one or more (an ensemble) with the same vocabularies. Each line is encoded with `src`, decoded with
+// `tgt`. An empty line is translated too (its source is EOS alone).
+std::vector<Translation> translate_corpus(const std::vector<const RnnSearch*>& models, const Subword& src,
+                                          const Subword& tgt, const std::vector<std::string>& lines,
+                                          const SearchConfig& cfg, int batch, DecodeStats* stats = nullptr);
+
+}  // namespace twin::nmt

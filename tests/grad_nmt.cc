@@ -1,0 +1,63 @@
+// Gradient checks (double) of the RNNSearch model: the whole training loss through the bidirectional and
+// context-aware encoders, the initial state, additive attention, the two-level decoder, the deep-output
+// readout and the (label-smoothed) cross-entropy, for a cell with and one without a memory, padded batches.
+#include <gtest/gtest.h>
+
+#include "gradcheck.h"
+#include "nmt_data.h"
+#include "ops/ops.h"
+#include "rnnsearch.h"
+
+namespace twin::nmt {
+namespace {
+
+using twin::test::GradCheck;
+
+Parallel toy_pairs() {
+  Parallel p;
+  p.src = {{4, 5, 6, kEos}, {7, kEos}, {5, 5, kEos}};   // different lengths: padding in both directions
+  p.tgt = {{6, 4, kEos}, {8, 9, 5, kEos}, {kEos}};
+  return p;
+}
+
+void check_model(NmtModelConfig c) {
+  c.embed = 3;
+  c.cell.hidden = 3;
+  c.init_scale = 0.5;
+  c.cell.init_scale = 0.5;
+  GradCheck gc;
+  ParamStore store(11);
+  RnnSearch m(c, 10, 10, store);
+  gc.also_perturb(store);
+  const NmtBatch b = make_nmt_batch(toy_pairs(), {0, 1, 2});
+  Rng rng(1);
+  twin::test::GradCheckOptions o;
+  o.scales = {1.0};
+  gc.check([&](Graph& g) { return m.loss(g, b, rng, c.label_smoothing); }, o);
+}
+
+TEST(NmtGrad, RnnSearchAtrBidi) {
+  NmtModelConfig c;
+  c.cell.type = "atr";
+  check_model(c);
+}
+
+TEST(NmtGrad, RnnSearchLstmContextAwareTiedSmoothed) {
+  NmtModelConfig c;
+  c.cell.type = "lstm";
+  c.encoder = "ca";
+  c.tie_target = true;
+  c.label_smoothing = 0.1;
+  check_model(c);
+}
+
+TEST(NmtGrad, RnnSearchGruDeepResidual) {
+  NmtModelConfig c;
+  c.cell.type = "gru";
+  c.encoder_layers = 2;
+  c.decoder_layers = 2;
+  check_model(c);
+}
+
+}  // namespace
+}  // namespace twin::nmt

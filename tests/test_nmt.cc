@@ -1,0 +1,205 @@
+// NMT task: data reading and its errors, a smoke train + translate run on the generated reversal task that
+// must reach high BLEU, batched decoding equal to one sentence at a time, ensembles and checkpoint averaging
+// measured against the single model, and the translate/average command lines' bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "data/text.h"
+#include "nmt_cli.h"
+#include "nmt_synthetic.h"
+#include "nmt_task.h"
+#include "test_util.h"
+#include "train/snapshots.h"
+
+namespace twin::nmt {
+namespace {
+
+namespace fs = std::filesystem;
+using twin::test::contains;
+using twin::test::error_of;
+using twin::test::TempDir;
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// One shared generated corpus and trained smoke model for the tests below (training takes seconds).
+struct Smoke {
+  TempDir data{"nmt_data"}, run{"nmt_run"};
+  std::unique_ptr<NmtTask> task;
+  TrainOutcome out;
+  nlohmann::json config;
+  Smoke() {
+    write_synthetic_parallel(data.str(), 5);
+    std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/nmt_atr.json");
+    config = nlohmann::json::parse(in);
+    config["data"]["dir"] = data.str();
+    config["out_dir"] = run.str();
+    JsonReader root(config, "smoke/nmt_atr.json");
+    RunConfig rc = parse_run(root);
+    JsonReader tr = root.child("train");
+    TrainConfig tc = parse_train(tr);
+    CliArgs args;
+    task = std::make_unique<NmtTask>(root, rc, tc, args);
+    root.finish();
+    set_num_threads(1);
+    TrainOptions o;
+    o.run = rc;
+    o.train = tc;
+    o.run_dir = run.str();
+    o.quiet = true;
+    o.config = config;
+    out = train(*task, o);
+  }
+};
+
+Smoke& smoke() {
+  static Smoke s;
+  return s;
+}
+
+TEST(NmtSmoke, TrainingOnTheReversalTaskReachesHighBleu) {
+  Smoke& s = smoke();
+  ASSERT_EQ(s.out.stop_reason, "max_epochs");
+  const auto& L = s.out.losses;
+  ASSERT_GE(L.size(), 100u);
+  EXPECT_LT(L.back(), L.front() / 4) << "training loss did not drop";
+  EXPECT_GE(s.out.best.primary, 90.0) << "dev BLEU (greedy) of the smoke model";
+  const Metrics test = s.task->evaluate(Split::kTest);   // beam 4
+  EXPECT_GE(test.primary, 90.0);
+  EXPECT_EQ(list_snapshots(s.run.str()).size(), 3u);    // keep_snapshots: 3 of the 8 epochs' snapshots kept
+}
+
+std::vector<std::string> test_sources(const Smoke& s) {
+  return read_lines(s.data.str() + "/test.tok.src");
+}
+
+TEST(NmtDecode, BatchedEqualsOneSentenceAtATimeAndBeamOneEqualsGreedy) {
+  Smoke& s = smoke();
+  auto model = load_model(s.run.str());
+  const auto lines = test_sources(s);
+  SearchConfig sc = model->decode.search;
+  sc.beam = 4;
+  const auto batched = translate_corpus({model->net.get()}, *model->subwords.src, *model->subwords.tgt, lines, sc, 50);
+  const auto single = translate_corpus({model->net.get()}, *model->subwords.src, *model->subwords.tgt, lines, sc, 1);
+  ASSERT_EQ(batched.size(), lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_EQ(batched[i].text, single[i].text) << "line " << i;
+    EXPECT_NEAR(batched[i].nbest[0].score, single[i].nbest[0].score, 1e-4) << "line " << i;
+  }
+  // Beam 1 through beam_search (nbest 1 takes the greedy path in translate_corpus) equals greedy decoding.
+  SearchConfig b1 = sc;
+  b1.beam = 1;
+  const auto greedy = translate_corpus({model->net.get()}, *model->subwords.src, *model->subwords.tgt, lines, b1, 50);
+  auto scorer_lines = std::vector<std::string>(lines.begin(), lines.begin() + 10);
+  std::vector<Ids> ids;
+  for (const auto& l : scorer_lines) {
+    ids.push_back(model->subwords.src->encode(l));
+    ids.back().push_back(kEos);
+  }
+  NmtScorer scorer(*model->net, ids);
+  const auto beam1 = beam_search(scorer, b1);
+  for (size_t i = 0; i < scorer_lines.size(); ++i)
+    EXPECT_EQ(model->subwords.tgt->decode(beam1[i][0].tokens), greedy[i].text) << "line " << i;
+}
+
+TEST(NmtDecode, EnsembleOfTheSameModelTwiceEqualsTheModel) {
+  Smoke& s = smoke();
+  auto a = load_model(s.run.str()), b = load_model(s.run.str());
+  const auto lines = test_sources(s);
+  SearchConfig sc = a->decode.search;
+  const auto one = translate_corpus({a->net.get()}, *a->subwords.src, *a->subwords.tgt, lines, sc, 50);
+  const auto two = translate_corpus({a->net.get(), b->net.get()}, *a->subwords.src, *a->subwords.tgt, lines, sc, 50);
+  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(one[i].text, two[i].text) << "line " << i;
+}
+
+TEST(NmtAverage, AveragingSnapshotsGivesTheMeanOfTheirParameters) {
+  Smoke& s = smoke();
+  const auto snaps = list_snapshots(s.run.str());
+  ASSERT_EQ(snaps.size(), 3u);
+  TempDir out("avg");
+  const std::string avg = out.str() + "/avg.bin";
+  std::vector<std::string> argv_s = {"average", s.run.str(), "--last", "2", "--out", avg};
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  ASSERT_EQ(average_main(static_cast<int>(argv.size()), argv.data()), 0);
+  auto m = load_model(avg), x = load_model(snaps[1]), y = load_model(snaps[2]);
+  for (const auto& p : m->store->all()) {
+    const Mat want = (x->store->get(p->name).value + y->store->get(p->name).value) / Real(2);
+    EXPECT_LT((p->value - want).cwiseAbs().maxCoeff(), 1e-6) << p->name;
+  }
+}
+
+TEST(NmtData, MisalignedFilesAreAnErrorNamingBothCounts) {
+  Smoke& s = smoke();
+  TempDir d("mis");
+  write_file(d.str() + "/a.src", "a0 b1\nc0\n");
+  write_file(d.str() + "/a.tgt", "x0\n");
+  NmtDataConfig c;
+  Subword w(s.data.str() + "/bpe/joint.model");
+  const std::string e = error_of([&] { read_parallel(d.str() + "/a.src", d.str() + "/a.tgt", w, w, c, false, nullptr); });
+  EXPECT_TRUE(contains(e, "misaligned") && contains(e, "has 2 lines") && contains(e, "has 1")) << e;
+}
+
+TEST(NmtData, TrainingDropsEmptyAndOverlongPairsAndSaysWhich) {
+  Smoke& s = smoke();
+  TempDir d("flt");
+  write_file(d.str() + "/a.src", "a0 b1\n\nc0\na0 a0 a0 a0 a0 a0\n");
+  write_file(d.str() + "/a.tgt", "x0\ny1\n\nz0\n");
+  Subword w(s.data.str() + "/bpe/joint.model");
+  NmtDataConfig c;
+  c.max_ratio = 3.0;
+  FilterReport rep;
+  const Parallel p = read_parallel(d.str() + "/a.src", d.str() + "/a.tgt", w, w, c, true, &rep);
+  EXPECT_EQ(rep.read, 4);
+  EXPECT_EQ(rep.kept, 1);
+  EXPECT_EQ(rep.empty, 2);
+  EXPECT_EQ(rep.bad_ratio, 1);
+  EXPECT_EQ(p.line, std::vector<long>{1});
+  EXPECT_TRUE(contains(rep.str(), "lines 2 3")) << rep.str();
+  // Evaluation keeps every line (an empty source is EOS alone).
+  const Parallel all = read_parallel(d.str() + "/a.src", d.str() + "/a.tgt", w, w, c, false, nullptr);
+  EXPECT_EQ(all.src.size(), 4u);
+  EXPECT_EQ(all.src[1], Ids{kEos});
+}
+
+TEST(NmtData, SubwordRoundTripIsLosslessOnTheRealValidationSet) {
+  const char* raw = std::getenv("TW_NMT_DATA");
+  const std::string dir = raw ? raw : std::string(TW_SOURCE_DIR) + "/data/multi30k";
+  if (!fs::exists(dir + "/bpe8000/joint.model"))
+    GTEST_SKIP() << "no " << dir << "/bpe8000/joint.model (run python3 data_prep/nmt.py to prepare Multi30k)";
+  Subword sp(dir + "/bpe8000/joint.model");
+  for (const char* lang : {"en", "de"}) {
+    const auto lines = read_lines(dir + "/val.tok." + lang);
+    ASSERT_EQ(lines.size(), 1014u);
+    for (size_t i = 0; i < lines.size(); ++i) ASSERT_EQ(sp.decode(sp.encode(lines[i])), lines[i]) << lang << " " << i;
+  }
+}
+
+TEST(NmtCli, BadInputGivesClearErrors) {
+  Smoke& s = smoke();
+  auto run = [](std::vector<std::string> args) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    return error_of([&] { translate_main(static_cast<int>(argv.size()), argv.data()); });
+  };
+  EXPECT_TRUE(contains(run({"translate"}), "no model given"));
+  EXPECT_TRUE(contains(run({"translate", "/nonexistent/run"}), "no model at /nonexistent/run"));
+  EXPECT_TRUE(contains(run({"translate", s.run.str(), "--beam", "0"}), "--beam takes an integer >= 1"));
+  EXPECT_TRUE(contains(run({"translate", s.run.str(), "--frobnicate"}), "unknown flag '--frobnicate'"));
+  EXPECT_TRUE(contains(run({"translate", s.run.str(), "--split", "val", "--input", "x"}), "not both"));
+  // A model whose subword model has a different vocabulary than its embeddings.
+  TempDir other("otherbpe");
+  write_file(other.str() + "/t.txt", "lorem ipsum dolor sit amet consectetur adipiscing elit\n");
+  learn_subword_model({other.str() + "/t.txt"}, other.str() + "/m", 40);
+  auto model = load_model(s.run.str());
+  Subword w(other.str() + "/m.model");
+  const std::string e = error_of([&] {
+    translate_corpus({model->net.get()}, w, w, {"a0"}, model->decode.search, 1);
+  });
+  EXPECT_TRUE(contains(e, "use the subword model the run was trained with")) << e;
+  EXPECT_TRUE(contains(error_of([] { Subword("/nonexistent/bpe.model"); }), "subword model /nonexistent/bpe.model not found"));
+}
+
+}  // namespace
+}  // namespace twin::nmt
