@@ -75,8 +75,10 @@ def main():
         notes = []
         for r in rs:
             curve = r["dev_curve"]
-            if curve and max(curve) > 2 * min(curve):   # a run that diverged on the way: say so, with the curve
-                worst = max(range(len(curve)), key=lambda i: curve[i])
+            # A run that diverged on the way (dev perplexity more than doubled over its best so far): say so.
+            rises = [i for i in range(1, len(curve)) if curve[i] > 2 * min(curve[:i])]
+            if rises:
+                worst = max(rises, key=lambda i: curve[i])
                 notes.append(f"- `{r['run']}` diverged on the way: dev perplexity {curve[worst]:.3g} after epoch "
                              f"{worst + 1}; per epoch: " + ", ".join(f"{p:.3g}" for p in curve) + ".")
         if notes:
