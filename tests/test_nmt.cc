@@ -8,6 +8,7 @@
 
 #include "data/text.h"
 #include "nmt_cli.h"
+#include "nmt_gates.h"
 #include "nmt_synthetic.h"
 #include "nmt_task.h"
 #include "test_util.h"
@@ -128,6 +129,33 @@ TEST(NmtAverage, AveragingSnapshotsGivesTheMeanOfTheirParameters) {
     const Mat want = (x->store->get(p->name).value + y->store->get(p->name).value) / Real(2);
     EXPECT_LT((p->value - want).cwiseAbs().maxCoeff(), 1e-6) << p->name;
   }
+}
+
+TEST(NmtGates, DecoderGateStatisticsAndTheirUnrolledContributions) {
+  Smoke& s = smoke();
+  Parallel test = read_parallel(s.data.str() + "/test.tok.src", s.data.str() + "/test.tok.tgt",
+                                *load_subwords(s.task->resolved_data()).src, *load_subwords(s.task->resolved_data()).tgt,
+                                s.task->resolved_data(), false, nullptr);
+  Subword sp(s.data.str() + "/bpe/joint.model");
+  const nlohmann::json j = decoder_gate_statistics(s.task->model(), test, sp, 3, 7);
+  ASSERT_TRUE(j.contains("cell1") && j.contains("cell2") && j.contains("dependencies")) << j.dump().substr(0, 300);
+  EXPECT_EQ(j["cell1"]["pair"], nlohmann::json({"i", "f"}));
+  const double r = j["cell1"]["pearson_r_units"].get<double>();
+  EXPECT_TRUE(r >= -1 && r <= 1);
+  // Position 0 is seen by every sentence; the counts never grow with the position.
+  const auto count = j["cell1"]["count"].get<std::vector<double>>();
+  EXPECT_EQ(count[0], static_cast<double>(test.src.size()));
+  for (size_t t = 1; t < count.size(); ++t) EXPECT_LE(count[t], count[t - 1]);
+  ASSERT_EQ(j["dependencies"].size(), 3u);
+  const auto& d = j["dependencies"][0];
+  const auto w = d["weights"].get<std::vector<std::vector<double>>>();
+  ASSERT_EQ(w.size(), d["inputs"].size());
+  EXPECT_EQ(d["inputs"][0], "<s>");
+  for (size_t t = 0; t < w.size(); ++t)
+    for (size_t k = 0; k < w.size(); ++k) {
+      if (k > t) EXPECT_EQ(w[t][k], 0.0) << "a later word cannot reach step " << t;
+      else EXPECT_TRUE(w[t][k] > 0 && w[t][k] < 1) << t << "," << k;
+    }
 }
 
 TEST(NmtData, MisalignedFilesAreAnErrorNamingBothCounts) {

@@ -10,11 +10,11 @@
 
 #include "lm_data.h"
 #include "lm_model.h"
+#include "rnn/gate_stats.h"   // pearson_r
 
 namespace twin::lm {
 
 nlohmann::json gate_statistics(const LmModel& model, const LmCorpus& corpus, int dependency_sentences,
                                int max_positions = 60);
-double pearson_r(const std::vector<double>& a, const std::vector<double>& b);
 
 }  // namespace twin::lm

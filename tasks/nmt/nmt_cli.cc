@@ -59,7 +59,7 @@ void write_attention(const std::string& path, const std::vector<std::string>& li
   for (size_t i = 0; i < tr.size(); ++i) {
     const Hypothesis& h = tr[i].nbest.front();
     std::vector<std::string> tp;
-    for (auto id : h.tokens) tp.push_back(tgt.decode({id}));
+    for (auto id : h.tokens) tp.push_back(tgt.piece(id));
     tp.push_back("</s>");
     std::vector<std::string> sp = src.pieces(lines[i]);
     sp.push_back("</s>");

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "bleu.h"
+#include "nmt_gates.h"
 #include "data/text.h"
 #include "ops/ops.h"
 #include "text_tok.h"
@@ -188,6 +189,14 @@ void NmtTask::finish(const std::string& run_dir, nlohmann::json& summary) {
     report(split, translate_and_score(split, p, dec_.search));
   }
   summary["translations"] = results;
+  // The ATR paper's Fig. 3/4 analysis of the decoder on the test split (gates.json; r in the summary).
+  const nlohmann::json gates = decoder_gate_statistics(*model_, test_, *sp_.tgt, 20);
+  write_text_atomic(run_dir + "/gates.json", gates.dump() + "\n");
+  for (const char* cell : {"cell1", "cell2"})
+    if (gates.contains(cell) && gates[cell].contains("pearson_r_positions"))
+      summary["decoder_gates"][cell] = {{"pair", gates[cell]["pair"]},
+                                        {"pearson_r_positions", gates[cell]["pearson_r_positions"]},
+                                        {"pearson_r_units", gates[cell]["pearson_r_units"]}};
 }
 
 }  // namespace twin::nmt

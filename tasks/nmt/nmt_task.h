@@ -41,6 +41,7 @@ class NmtTask {
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
   const RnnSearch& model() const { return *model_; }
+  const NmtDataConfig& resolved_data() const { return data_; }
 
  private:
   struct Scored {

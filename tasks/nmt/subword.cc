@@ -54,6 +54,11 @@ std::vector<std::string> Subword::pieces(const std::string& text) const {
   return p;
 }
 
+std::string Subword::piece(std::int32_t id) const {
+  TW_CHECK(sp_ && id >= 0 && id < size(), path_, ": no piece with id ", id);
+  return sp_->IdToPiece(id);
+}
+
 int Subword::size() const { return sp_ ? sp_->GetPieceSize() : 0; }
 
 }  // namespace twin::nmt

@@ -29,6 +29,7 @@ class Subword {
   Ids encode(const std::string& text) const;          // piece ids, no BOS/EOS
   std::string decode(const Ids& ids) const;           // stops at nothing: callers strip BOS/EOS/pad
   std::vector<std::string> pieces(const std::string& text) const;
+  std::string piece(std::int32_t id) const;           // the piece string of one id ("▁word", "ing")
   int size() const;                                   // vocabulary size (pieces)
   const std::string& path() const { return path_; }
   bool loaded() const { return sp_ != nullptr; }
