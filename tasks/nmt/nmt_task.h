@@ -42,6 +42,11 @@ class NmtTask {
 
   const RnnSearch& model() const { return *model_; }
   const NmtDataConfig& resolved_data() const { return data_; }
+  const DecodeConfig& decode_config() const { return dec_; }
+  const SubwordPair& subwords() const { return sp_; }
+  std::vector<std::string> test_sources(size_t n) const {   // the first n source lines of the test split
+    return {test_.src_text.begin(), test_.src_text.begin() + static_cast<long>(std::min(n, test_.src_text.size()))};
+  }
 
  private:
   struct Scored {

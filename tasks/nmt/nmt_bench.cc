@@ -1,0 +1,127 @@
+// nmt bench <experiment.json> [--set k=v ...] [--cells atr,gru,lstm] [--steps N] [--sentences N] [--threads N]
+//           [--out PREFIX]
+// The ATR paper's Table 4 on this machine: for each cell at the experiment's (equal) dimensions, training
+// target tokens/s (forward + backward + clip + Adam over the first real training batches) and decoding
+// target tokens/s at beam 1 and beam 10 (the first test sentences), plus parameters. Measure with the cores
+// otherwise idle; the run folders' own words/s are taken while other jobs share the machine.
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+#include "base/threads.h"
+#include "nmt_cli.h"
+#include "optim/clip.h"
+#include "optim/optimizer.h"
+#include "train/experiment.h"
+
+namespace twin::nmt {
+
+namespace {
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string x; std::getline(ss, x, ',');)
+    if (!x.empty()) out.push_back(x);
+  return out;
+}
+}  // namespace
+
+int bench_main(int argc, char** argv) {
+  const char* usage =
+      "usage: nmt bench <experiment.json> [--set k=v ...] [--cells a,b,c] [--steps N] [--sentences N] "
+      "[--threads N] [--out PREFIX]";
+  std::string config, out;
+  std::vector<std::string> overrides, cells = {"atr", "gru", "lstm"};
+  int steps = 20, sentences = 100, threads = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      TW_CHECK(i + 1 < argc, a, " needs a value; ", usage);
+      return argv[++i];
+    };
+    if (a == "--set") overrides.push_back(value());
+    else if (a == "--cells") cells = split_commas(value());
+    else if (a == "--steps") steps = std::stoi(value());
+    else if (a == "--sentences") sentences = std::stoi(value());
+    else if (a == "--threads") threads = std::stoi(value());
+    else if (a == "--out") out = value();
+    else if (!a.empty() && a[0] == '-') TW_FAIL("unknown flag '", a, "'; ", usage);
+    else config = a;
+  }
+  TW_CHECK(!config.empty(), "no experiment file given; ", usage);
+  TW_CHECK(steps > 0 && sentences > 0 && threads > 0 && !cells.empty(), "--steps, --sentences, --threads must be > 0");
+  set_num_threads(threads);
+  nlohmann::json rows = nlohmann::json::array();
+  std::string md = "| cell | params | train tokens/s | decode tokens/s beam 1 | decode tokens/s beam 10 |\n"
+                   "|---|---:|---:|---:|---:|\n";
+  for (const auto& cell : cells) {
+    std::vector<std::string> ov = overrides;
+    ov.push_back("model.cell.type=\"" + cell + "\"");
+    ov.push_back("out_dir=\"/tmp/nmt_bench_unused\"");
+    Experiment exp = Experiment::load(config, ov);
+    JsonReader root = exp.reader();
+    RunConfig run = parse_run(root);
+    JsonReader tr = root.child("train");
+    TrainConfig tc = parse_train(tr);
+    CliArgs args;
+    NmtTask task(root, run, tc, args);
+    auto opt = make_optimizer(tc.optim);
+    opt->init(task.params());
+    Rng order(1), rng(2);
+    const size_t n_batches = task.begin_epoch(1, order);
+    Graph g(Mode::kTrain);
+    double tokens = 0, secs = 0;
+    for (int s = 0; s < steps + 3; ++s) {
+      Stopwatch w;
+      g.clear();
+      LossOut lo = task.loss(g, static_cast<size_t>(s) % n_batches, rng);
+      g.backward(lo.loss);
+      clip_global_norm(task.params(), static_cast<Real>(tc.optim.clip_norm));
+      opt->step(task.params(), static_cast<Real>(tc.optim.lr));
+      task.params().zero_grad();
+      if (s >= 3) tokens += lo.units, secs += w.seconds();   // 3 warm-up steps
+    }
+    nlohmann::json row = {{"cell", cell}, {"params", task.params().total_size()}, {"train_tokens_s", tokens / secs},
+                          {"train_steps", steps}};
+    const auto lines = task.test_sources(static_cast<size_t>(sentences));
+    for (int beam : {1, 10}) {
+      SearchConfig sc = task.decode_config().search;
+      sc.beam = beam;
+      sc.nbest = 1;
+      DecodeStats st;
+      translate_corpus({&task.model()}, *task.subwords().src, *task.subwords().tgt,
+                       lines, sc, task.resolved_data().eval_sentences, &st);
+      row["decode_tokens_s_beam" + std::to_string(beam)] = st.target_tokens / st.seconds;
+    }
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "| %s | %lld | %.0f | %.0f | %.0f |\n", cell.c_str(),
+                  static_cast<long long>(task.params().total_size()), row["train_tokens_s"].get<double>(),
+                  row["decode_tokens_s_beam1"].get<double>(), row["decode_tokens_s_beam10"].get<double>());
+    md += buf;
+    std::fprintf(stderr, "%s", buf);
+    rows.push_back(row);
+  }
+  nlohmann::json doc = {{"experiment", config}, {"overrides", overrides}, {"threads", threads},
+                        {"steps", steps},       {"sentences", sentences}, {"rows", rows}};
+  std::printf("%s", md.c_str());
+  if (!out.empty()) {
+    std::string cmd = "build/bin/nmt";
+    for (int i = 0; i < argc; ++i) cmd += std::string(" ") + argv[i];
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    doc["command"] = cmd;
+    doc["date"] = date;
+    const std::string head =
+        "# NMT speed (the ATR paper's Table 4 shape): RNNSearch on Multi30k batches\n\n`" + cmd + "`, " + date +
+        ", " + std::to_string(threads) + " thread(s). Training: target subword tokens/s over " + std::to_string(steps) +
+        " steps (forward, backward, clip, Adam) after 3 warm-up steps. Decoding: target tokens/s on the first " +
+        std::to_string(sentences) + " test sentences with the models as they are after those steps (barely "
+        "trained, so their output lengths differ: decoding speeds of trained models are in results/nmt.md).\n\n";
+    write_text_atomic(out + ".json", doc.dump(2) + "\n");
+    write_text_atomic(out + ".md", head + md);
+  }
+  return 0;
+}
+
+}  // namespace twin::nmt
