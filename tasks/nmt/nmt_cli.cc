@@ -74,9 +74,9 @@ int translate_main(int argc, char** argv) {
   const char* usage =
       "usage: nmt translate <run|model.bin> [more for an ensemble] [--beam N] [--nbest N] "
       "[--normalize none|length|gnmt] [--alpha A] [--batch N] [--split NAME | --input FILE] [--output FILE] "
-      "[--attention FILE]";
+      "[--attention FILE] [--scores FILE.json]";
   std::vector<std::string> models;
-  std::string split, input, output, attention;
+  std::string split, input, output, attention, scores_path;
   int beam = -1, nbest = 1, batch = 32;
   std::string normalize;
   double alpha = -1;
@@ -95,11 +95,13 @@ int translate_main(int argc, char** argv) {
     else if (a == "--input") input = value();
     else if (a == "--output") output = value();
     else if (a == "--attention") attention = value();
+    else if (a == "--scores") scores_path = value();
     else if (!a.empty() && a[0] == '-') TW_FAIL("unknown flag '", a, "'; ", usage);
     else models.push_back(a);
   }
   TW_CHECK(!models.empty(), "no model given; ", usage);
   TW_CHECK(split.empty() || input.empty(), "give --split or --input, not both");
+  TW_CHECK(scores_path.empty() || !split.empty(), "--scores needs --split (scores need references)");
   std::vector<std::unique_ptr<LoadedModel>> loaded;
   std::vector<const RnnSearch*> nets;
   for (const auto& m : models) {
@@ -166,7 +168,11 @@ int translate_main(int argc, char** argv) {
       scores["sacrebleu"] = s.score;
       std::fprintf(stderr, "sacreBLEU %s\n%s\n", s.signature.c_str(), s.str().c_str());
     }
+    std::string cmd = "build/bin/nmt";
+    for (int i = 0; i < argc; ++i) cmd += std::string(" ") + argv[i];
+    scores["command"] = cmd;
     std::fprintf(stderr, "%s\n", scores.dump().c_str());
+    if (!scores_path.empty()) write_text_atomic(scores_path, scores.dump(2) + "\n");
   }
   return 0;
 }

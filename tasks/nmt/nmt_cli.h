@@ -1,6 +1,6 @@
 // The nmt binary's modes besides training (DESIGN: "modes: train | translate | average"):
 //   nmt translate <run|model.bin> [more models: an ensemble] [--beam N] [--nbest N] [--normalize none|length|gnmt]
-//                 [--alpha A] [--batch N] [--split NAME | --input FILE] [--output FILE] [--attention FILE]
+//                 [--alpha A] [--batch N] [--split NAME | --input FILE] [--output FILE] [--attention FILE] [--scores FILE.json]
 //   nmt average <run> [--last K] [--out FILE]
 //   nmt bench <experiment.json> [--cells a,b] [--steps N] [--sentences N] [--threads N] [--out PREFIX]
 // A model is a run folder (its model.best.bin) or any parameter file (model.avg.bin, snapshots/...); each file
