@@ -45,6 +45,12 @@ def main():
     rows = []
     for d in sorted(glob.glob(os.path.join(a.runs, "nmt_*"))):
         s = json.load(open(os.path.join(d, "summary.json")))
+        ev = os.path.join(d, "eval.json")   # a later --eval-only (e.g. a newer binary's gate analysis) adds to it
+        if os.path.exists(ev):
+            e = json.load(open(ev))
+            for k in ("translations", "decoder_gates"):
+                if k in e:
+                    s[k] = e[k]
         cfg = json.load(open(os.path.join(d, "config.resolved.json")))
         model = cfg.get("model", cfg.get("typed", {}).get("model", {}))
         tr = s.get("translations", {})
