@@ -52,6 +52,8 @@ struct FilterReport {
 Parallel read_parallel(const std::string& src_path, const std::string& tgt_path, const Subword& src_sp,
                        const Subword& tgt_sp, const NmtDataConfig& c, bool training, FilterReport* report);
 
-std::vector<std::vector<int>> nmt_batches(const Parallel& data, const NmtDataConfig& c, Rng& rng);
+// Token-based batches of the pairs (lengths bucketed in maxi-batches); shuffle = false keeps the input order
+// (evaluation) and leaves the rng untouched.
+std::vector<std::vector<int>> nmt_batches(const Parallel& data, const NmtDataConfig& c, Rng& rng, bool shuffle = true);
 
 }  // namespace twin::nmt

@@ -84,18 +84,10 @@ LossOut NmtTask::loss(Graph& g, size_t batch, Rng& rng) {
 }
 
 double NmtTask::perplexity(const Parallel& data) const {
-  Rng order(0), unused(0);
-  NmtDataConfig c = data_;
-  std::vector<int> lengths;
-  BatchingOptions o;
-  o.batch_size = c.max_sentences;
-  o.max_tokens = c.batch_tokens;
-  o.shuffle = false;
-  for (size_t i = 0; i < data.src.size(); ++i)
-    lengths.push_back(static_cast<int>(std::max(data.src[i].size(), data.tgt[i].size())));
+  Rng unused(0);
   double nll = 0, tokens = 0;
   Graph g(Mode::kInfer);
-  for (const auto& idx : make_batches(lengths, o, order)) {
+  for (const auto& idx : nmt_batches(data, data_, unused, /*shuffle=*/false)) {
     g.clear();
     const NmtBatch b = make_nmt_batch(data, idx);
     nll += model_->loss(g, b, unused, 0.0).val()(0, 0);
