@@ -6,9 +6,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "bleu.h"
 #include "data/text.h"
-#include "text_tok.h"
 #include "train/checkpoint.h"
 #include "train/json_reader.h"
 #include "train/snapshots.h"
@@ -151,23 +149,12 @@ int translate_main(int argc, char** argv) {
   if (!split.empty()) {
     std::vector<std::string> hyps;
     for (const auto& t : tr) hyps.push_back(t.text);
-    BleuOptions tok;
-    tok.lowercase = true;
-    nlohmann::json scores = {{"split", split}, {"beam", sc.beam}, {"models", models}};
-    const BleuScore b = corpus_bleu(hyps, {refs}, tok);
-    scores["bleu"] = b.score;
-    std::fprintf(stderr, "%s\n", b.str().c_str());
-    const std::string raw = split_path(first.data, split, first.data.tgt, "raw");
-    if (fs::exists(raw) && first.data.form == "tok") {
-      std::vector<std::string> detok;
-      for (const auto& h : hyps) detok.push_back(detokenize(h, first.data.tgt));
-      BleuOptions sacre;
-      sacre.tokenize = "13a";
-      sacre.lowercase = true;
-      const BleuScore s = corpus_bleu(detok, {read_lines(raw)}, sacre);
-      scores["sacrebleu"] = s.score;
-      std::fprintf(stderr, "sacreBLEU %s\n%s\n", s.signature.c_str(), s.str().c_str());
-    }
+    nlohmann::json scores = score_split(first.data, split, hyps, refs);
+    std::fprintf(stderr, "%s\n", scores.at("bleu_str").get<std::string>().c_str());
+    if (scores.contains("sacrebleu"))
+      std::fprintf(stderr, "sacreBLEU %s\n%s\n", scores.at("sacrebleu_signature").get<std::string>().c_str(),
+                   scores.at("sacrebleu_str").get<std::string>().c_str());
+    scores.update({{"split", split}, {"beam", sc.beam}, {"models", models}});
     std::string cmd = "build/bin/nmt";
     for (int i = 0; i < argc; ++i) cmd += std::string(" ") + argv[i];
     scores["command"] = cmd;

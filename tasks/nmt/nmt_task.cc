@@ -47,6 +47,28 @@ SubwordPair load_subwords(const NmtDataConfig& c) {
   return p;
 }
 
+nlohmann::json score_split(const NmtDataConfig& c, const std::string& split, const std::vector<std::string>& hyps,
+                           const std::vector<std::string>& refs, std::vector<std::string>* detok_out) {
+  BleuOptions tok;
+  tok.tokenize = "none";   // the references are tokenised already (multi-bleu.perl convention)
+  tok.lowercase = true;
+  const BleuScore b = corpus_bleu(hyps, {refs}, tok);
+  nlohmann::json m = {{"bleu", b.score}, {"bleu_str", b.str()}, {"bleu_signature", b.signature}};
+  const std::string raw = split_path(c, split, c.tgt, "raw");
+  if (!std::filesystem::exists(raw)) return m;
+  std::vector<std::string> detok;
+  for (const auto& h : hyps) detok.push_back(c.form == "tok" ? detokenize(h, c.tgt) : h);
+  BleuOptions sacre;
+  sacre.tokenize = "13a";
+  sacre.lowercase = c.form == "tok";   // a model trained on lowercased text cannot be scored cased
+  const BleuScore s = corpus_bleu(detok, {read_lines(raw)}, sacre);
+  m["sacrebleu"] = s.score;
+  m["sacrebleu_str"] = s.str();
+  m["sacrebleu_signature"] = s.signature;
+  if (detok_out) *detok_out = std::move(detok);
+  return m;
+}
+
 NmtTask::NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {
   JsonReader dr = root.child("data");
   data_ = parse_nmt_data(dr);
@@ -102,18 +124,12 @@ NmtTask::Scored NmtTask::translate_and_score(const std::string& split, const Par
   const auto tr = translate_corpus({model_.get()}, *sp_.src, *sp_.tgt, data.src_text, sc, data_.eval_sentences,
                                    &s.stats);
   for (const auto& t : tr) s.hyps.push_back(t.text);
-  BleuOptions tok;
-  tok.tokenize = "none";   // the references are tokenised already (multi-bleu.perl convention)
-  tok.lowercase = true;
-  const BleuScore b = corpus_bleu(s.hyps, {data.tgt_text}, tok);
-  s.metrics = {{"split", split},
-               {"beam", sc.beam},
-               {"bleu", b.score},
-               {"bleu_str", b.str()},
-               {"bleu_signature", b.signature},
-               {"sentences", s.stats.sentences},
-               {"decode_s", s.stats.seconds},
-               {"decode_tokens_s", s.stats.target_tokens / std::max(s.stats.seconds, 1e-9)}};
+  s.metrics = score_split(data_, split, s.hyps, data.tgt_text, &s.detok);
+  s.metrics.update({{"split", split},
+                    {"beam", sc.beam},
+                    {"sentences", s.stats.sentences},
+                    {"decode_s", s.stats.seconds},
+                    {"decode_tokens_s", s.stats.target_tokens / std::max(s.stats.seconds, 1e-9)}});
   return s;
 }
 
@@ -150,20 +166,7 @@ void NmtTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   nlohmann::json results = nlohmann::json::object();
   auto report = [&](const std::string& split, Scored s) {
     write_lines(out_dir + "/" + split + "." + data_.tgt, s.hyps);
-    // sacreBLEU on detokenised output against the raw references, when data_prep wrote them.
-    const std::string raw = split_path(data_, split, data_.tgt, "raw");
-    if (fs::exists(raw)) {
-      std::vector<std::string> detok;
-      for (const auto& h : s.hyps) detok.push_back(data_.form == "tok" ? detokenize(h, data_.tgt) : h);
-      write_lines(out_dir + "/" + split + ".detok." + data_.tgt, detok);
-      BleuOptions sacre;
-      sacre.tokenize = "13a";
-      sacre.lowercase = data_.form == "tok";   // a model trained on lowercased text cannot be scored cased
-      const BleuScore b = corpus_bleu(detok, {read_lines(raw)}, sacre);
-      s.metrics["sacrebleu"] = b.score;
-      s.metrics["sacrebleu_str"] = b.str();
-      s.metrics["sacrebleu_signature"] = b.signature;
-    }
+    if (!s.detok.empty()) write_lines(out_dir + "/" + split + ".detok." + data_.tgt, s.detok);
     std::fprintf(stderr, "nmt: %s beam %d: %s\n", split.c_str(), s.metrics.at("beam").get<int>(),
                  s.metrics.at("bleu_str").get<std::string>().c_str());
     results[split] = s.metrics;

@@ -26,6 +26,13 @@ struct SubwordPair {
 };
 SubwordPair load_subwords(const NmtDataConfig& c);
 
+// The two BLEU flavours of a split's translations: "bleu" on the tokenised references (multi-bleu.perl
+// convention, lowercased) and, when data_prep wrote {split}.raw.{tgt}, "sacrebleu" (13a) on the detokenised
+// output against them (lowercased for a model trained on the lowercased tok form). Each with _str and
+// _signature. `detok` (optional) receives the detokenised lines (empty when there are no raw references).
+nlohmann::json score_split(const NmtDataConfig& c, const std::string& split, const std::vector<std::string>& hyps,
+                           const std::vector<std::string>& refs, std::vector<std::string>* detok = nullptr);
+
 class NmtTask {
  public:
   NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
@@ -50,7 +57,7 @@ class NmtTask {
 
  private:
   struct Scored {
-    std::vector<std::string> hyps;
+    std::vector<std::string> hyps, detok;   // detok: empty without raw references
     DecodeStats stats;
     nlohmann::json metrics;
   };
