@@ -17,6 +17,7 @@
 
 #include "graph/init.h"
 #include "base/threads.h"
+#include "ops/gemm_blis.h"
 #include "ops/ops.h"
 
 namespace twin {
@@ -248,19 +249,32 @@ void check_gemm_modes(GemmFn fn, Index m, Index n, Index k, double tol) {
       }
 }
 
-void check_gemm_all_modes(Index m, Index n, Index k, bool expect_blas, double tol) {
-  ASSERT_EQ(gemm_uses_blas(m, n, k), expect_blas) << "test shape no longer exercises the intended path";
+void check_gemm_all_modes(Index m, Index n, Index k, GemmRoute expect, double tol) {
+  ASSERT_STREQ(gemm_route_name(gemm_route(m, n, k)), gemm_route_name(expect))
+      << "test shape no longer exercises the intended path";
   check_gemm_modes(&gemm, m, n, k, tol);
 }
 }  // namespace
 
 TEST(Gemm, BlasPathMatchesReference) {
   // Distinct m, n, k so a swapped leading dimension cannot go unnoticed.
-  check_gemm_all_modes(/*m=*/170, /*n=*/150, /*k=*/190, /*expect_blas=*/true, 2e-4);
+  check_gemm_all_modes(/*m=*/170, /*n=*/150, /*k=*/190, GemmRoute::kBlas, 2e-4);
 }
 
 TEST(Gemm, EigenPathMatchesReference) {
-  check_gemm_all_modes(/*m=*/20, /*n=*/7, /*k=*/130, /*expect_blas=*/false, 1e-4);
+  check_gemm_all_modes(/*m=*/20, /*n=*/7, /*k=*/130, GemmRoute::kEigen, 1e-4);
+}
+
+// The thin products' BLIS path (row-major strides into BLIS's typed API), on one and two threads.
+TEST(Gemm, BlisPathMatchesReference) {
+  if (!blis_available()) GTEST_SKIP() << "this build has no BLIS (libblis-openmp-dev not installed)";
+  const int saved = num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    check_gemm_all_modes(/*m=*/20, /*n=*/301, /*k=*/200, GemmRoute::kBlis, 2e-6 * 200);
+    check_gemm_modes(&gemm_blis, /*m=*/3, /*n=*/17, /*k=*/5, 1e-5);   // any shape works when called directly
+  }
+  set_num_threads(saved);
 }
 
 // gemm()'s Eigen path split over two threads by output columns, including a narrow output (n < 64: one
@@ -274,10 +288,10 @@ TEST(Gemm, EigenSplitPathMatchesReference) {
 }
 
 TEST(Gemm, MatmulOpSameOnBothPaths) {
-  // The same product computed by matmul (large: BLAS) and row block by row block (thin: Eigen).
+  // The same product computed by matmul (large: BLAS) and row block by row block (thin: BLIS or Eigen).
   const Mat x = randn(512, 96, 4), w = randn(96, 88, 5);
-  ASSERT_TRUE(gemm_uses_blas(512, 88, 96));
-  ASSERT_FALSE(gemm_uses_blas(16, 88, 96));
+  ASSERT_EQ(gemm_route(512, 88, 96), GemmRoute::kBlas);
+  ASSERT_NE(gemm_route(16, 88, 96), GemmRoute::kBlas);
   Graph g;
   const Mat big = matmul(g.constant(x), g.constant(w)).val();
   for (Index r0 = 0; r0 < 512; r0 += 16) {

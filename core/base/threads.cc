@@ -1,6 +1,8 @@
 #include "base/threads.h"
 
 #include <Eigen/Core>
+
+#include "ops/gemm_blis.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -25,6 +27,7 @@ void set_num_threads(int n) {
 #ifdef TW_HAVE_OPENBLAS
   openblas_set_num_threads(n);
 #endif
+  blis_set_num_threads(n);
 }
 
 int num_threads() { return g_threads; }

@@ -1,5 +1,8 @@
 #include "graph/graph.h"
 
+#include "base/threads.h"
+
+#include "graph/profile.h"
 #include "ops/linalg.h"
 
 namespace twin {
@@ -130,6 +133,11 @@ bool Graph::has_grad(NodeId id) const { return nodes_[static_cast<size_t>(id)].g
 
 template <typename Range>
 Var Graph::record_impl(const char* op, Mat value, const Range& inputs, Backward bw) {
+  if (profile::enabled()) {
+    const auto now = std::chrono::steady_clock::now();
+    profile::add_forward(op, std::chrono::duration<double>(now - prof_last_).count());
+    prof_last_ = now;
+  }
   Node n;
   n.op = op;
   n.value = std::move(value);
@@ -164,9 +172,18 @@ void Graph::backward(Var loss) {
   grad(loss.id)(0, 0) += Real(1);
   for (NodeId id = loss.id; id >= 0; --id) {
     Node& n = nodes_[static_cast<size_t>(id)];
-    if (n.backward && n.grad_ready) n.backward(*this, id);
+    if (!n.backward || !n.grad_ready) continue;
+    if (!profile::enabled()) {
+      n.backward(*this, id);
+      continue;
+    }
+    const Stopwatch sw;
+    n.backward(*this, id);
+    profile::add_backward(n.op, sw.seconds());
   }
+  const Stopwatch sw;
   flush_deferred();
+  if (profile::enabled()) profile::add_backward("deferred weight gradients", sw.seconds());
 }
 
 void Graph::clear() {
@@ -186,6 +203,7 @@ void Graph::clear() {
   nodes_.clear();
   param_nodes_.clear();
   deferred_.clear();
+  prof_last_ = std::chrono::steady_clock::now();
 }
 
 }  // namespace twin

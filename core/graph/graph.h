@@ -11,6 +11,7 @@
 //  4. skip inputs with !g.needs_grad(id); 5. shapes are checked at record time with the op name;
 //  6. every op name is in kAllOps (ops/op_names.h) and gradient-checked in tests.
 #pragma once
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <string>
@@ -136,6 +137,7 @@ class Graph {
   };
   std::vector<Deferred> deferred_;
   void flush_deferred();
+  std::chrono::steady_clock::time_point prof_last_{};   // profile: when the previous op was recorded
 };
 
 inline const Mat& Var::val() const { return g->value(id); }

@@ -1,5 +1,9 @@
 #include "ops/linalg.h"
 
+#include "base/threads.h"
+#include "graph/profile.h"
+#include "ops/gemm_blis.h"
+
 #include <cblas.h>
 #include <omp.h>
 
@@ -19,14 +23,40 @@ struct SerialEigen {
 };
 }  // namespace
 
-bool gemm_uses_blas(Index m, Index n, Index k) {
+GemmRoute gemm_route(Index m, Index n, Index k) {
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  if (omp_get_max_threads() == 1) return work >= kBlasMinWorkOneThread;
-  return m >= kThinRows && work >= kBlasMinWork;
+  if (m < kThinRows && work >= kBlisMinWork && blis_available()) return GemmRoute::kBlis;
+  if (omp_get_max_threads() == 1) return work >= kBlasMinWorkOneThread ? GemmRoute::kBlas : GemmRoute::kEigen;
+  return m >= kThinRows && work >= kBlasMinWork ? GemmRoute::kBlas : GemmRoute::kEigen;
+}
+
+const char* gemm_route_name(GemmRoute r) {
+  return r == GemmRoute::kBlas ? "blas" : r == GemmRoute::kBlis ? "blis" : "eigen";
 }
 
 std::uint64_t gemm_flops() { return g_gemm_flops.load(std::memory_order_relaxed); }
 void reset_gemm_flops() { g_gemm_flops.store(0, std::memory_order_relaxed); }
+
+namespace {
+void gemm_routed(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta, Index m, Index n,
+                 Index k) {
+  const GemmRoute route = gemm_route(m, n, k);
+  if (route == GemmRoute::kBlas) {
+    const auto tra = ta ? CblasTrans : CblasNoTrans, trb = tb ? CblasTrans : CblasNoTrans;
+#ifdef TW_REAL_DOUBLE
+    cblas_dgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), c.cols());
+#else
+    cblas_sgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), c.cols());
+#endif
+    return;
+  }
+  if (route == GemmRoute::kBlis) {
+    gemm_blis(a, ta, b, tb, c, alpha, beta);
+    return;
+  }
+  gemm_eigen(a, ta, b, tb, c, alpha, beta);
+}
+}  // namespace
 
 void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
   const Index m = ta ? a.cols() : a.rows();
@@ -39,16 +69,13 @@ void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real
   g_gemm_flops.fetch_add(2 * static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
                              static_cast<std::uint64_t>(k), std::memory_order_relaxed);
   if (m == 0 || n == 0) return;
-  if (gemm_uses_blas(m, n, k)) {
-    const auto tra = ta ? CblasTrans : CblasNoTrans, trb = tb ? CblasTrans : CblasNoTrans;
-#ifdef TW_REAL_DOUBLE
-    cblas_dgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), c.cols());
-#else
-    cblas_sgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), c.cols());
-#endif
+  if (profile::enabled()) {
+    const Stopwatch sw;
+    gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k);
+    profile::add_gemm(m, n, k, ta, tb, gemm_route_name(gemm_route(m, n, k)), sw.seconds());
     return;
   }
-  gemm_eigen(a, ta, b, tb, c, alpha, beta);
+  gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k);
 }
 
 void gemm_eigen(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {

@@ -19,17 +19,24 @@ inline constexpr Index kDeferMaxRows = 64;   // "thin": fewer rows than this
 // C = beta C + alpha op(A) op(B), routed to BLAS or Eigen by shape. C must be sized already.
 void gemm(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real alpha = 1, Real beta = 0);
 // Routing, chosen by measurement (build/bin/gemm_bench --threads 1 and 2, results/gemm_bench.md; OpenBLAS's
-// OpenMP build). On one thread OpenBLAS wins from 64^3 up, thin products included ([20x200]x[200x800]: 70 vs
-// Eigen 59 GFLOP/s). On two threads, products of at least kBlasMinWork multiply-adds with at least kThinRows
-// rows go to OpenBLAS (softmax and projections 125-165 vs Eigen's 80-110); thin ones (the per-step recurrent
-// products, rows = batch) run in Eigen's serial kernel, one block of output columns per thread ("e-split":
-// [20x650]x[650x2600] 77 vs OpenBLAS 67 and Eigen's own threading 36; [20x200]x[200x800] 83 vs 52 and 46).
+// OpenMP build, BLIS's OpenMP build). Thin products (fewer than kThinRows rows: the per-step recurrent
+// products, rows = batch, and beam search's) go to BLIS when the build has it and they have at least
+// kBlisMinWork multiply-adds: on 2 threads [20x650]x[650x2600] runs at 118 GFLOP/s there against 50-58 in
+// OpenBLAS or Eigen, [20x200]x[200x800] at 111 against 46-68; on one thread 63 against 51 and 85 against 61.
+// Otherwise, on one thread OpenBLAS takes everything from kBlasMinWorkOneThread multiply-adds up; on two,
+// products of at least kBlasMinWork multiply-adds with at least kThinRows rows go to OpenBLAS (softmax and
+// projections 125-170 vs Eigen's 80-115), and the rest run in Eigen's serial kernel, split by output columns
+// over the threads when large enough ("e-split"). BLIS is not used for the large products: it is not
+// consistently faster there (results/gemm_bench.md), and one library per shape class keeps results stable.
+enum class GemmRoute { kEigen, kBlas, kBlis };
 inline constexpr double kBlasMinWork = 1 << 22;
 inline constexpr double kBlasMinWorkOneThread = 1 << 18;
+inline constexpr double kBlisMinWork = 1 << 17;
 inline constexpr Index kThinRows = 64;
 // Eigen products of at least this many multiply-adds are split by output columns over the threads.
 inline constexpr double kEigenSplitMinWork = 1 << 20;
-bool gemm_uses_blas(Index m, Index n, Index k);
+GemmRoute gemm_route(Index m, Index n, Index k);
+const char* gemm_route_name(GemmRoute r);
 // gemm()'s Eigen path on its own (for gemm_bench): serial Eigen, split by output columns over the threads
 // when the product has at least kEigenSplitMinWork multiply-adds and a depth k >= 64 (a shallow product
 // such as a per-step weight gradient [H,20]x[20,4H] ran slower split: 28 vs 45 GFLOP/s).

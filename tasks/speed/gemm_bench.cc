@@ -1,8 +1,8 @@
 // build/bin/gemm_bench [--threads N] [--reps R]
-// GFLOP/s of Eigen's own product and OpenBLAS's sgemm on the product shapes our models run, in the three
-// forms a layer needs (forward x W, input gradient dy W^T, weight gradient x^T dy), Eigen both on the thread
-// count given and on one thread. This is the measurement behind kBlasMinFlops / kBlasMinDim /
-// kEigenParallelMinFlops in core/ops/linalg.h.
+// GFLOP/s of Eigen's own product, OpenBLAS's sgemm and (when built with it) BLIS's on the product shapes our
+// models run, in the three forms a layer needs (forward x W, input gradient dy W^T, weight gradient x^T dy),
+// Eigen both on the thread count given and on one thread. This is the measurement behind the routing
+// constants (kBlasMinWork, kThinRows, kBlisMinWork, kEigenSplitMinWork) in core/ops/linalg.h.
 #include <cblas.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 
 #include "base/rng.h"
 #include "base/threads.h"
+#include "ops/gemm_blis.h"
 #include "ops/linalg.h"
 
 using twin::Mat;
@@ -53,10 +54,12 @@ int main(int argc, char** argv) {
       {"LM medium step h U (ATR)", 20, 650, 650},   {"NMT step h U (GRU)", 80, 1000, 3000},
       {"LM small projection", 700, 200, 800},       {"LM medium projection", 700, 650, 2600},
       {"LM small softmax", 700, 200, 10000},        {"LM medium softmax", 700, 650, 10000},
+      {"NMT beam-10 step h U (ATR)", 10, 512, 1024}, {"NMT batch step h U (ATR)", 80, 512, 1024},
+      {"thin 20x64x64", 20, 64, 64},                {"thin 20x128x128", 20, 128, 128},
       {"tiny", 8, 16, 16},                          {"mid", 64, 64, 64},
       {"mid-large", 128, 128, 256}};
-  std::printf("threads %d, best of %d (GFLOP/s)\n%-28s %-5s %16s %9s %9s %9s %9s %s\n", threads, reps, "shape", "form",
-              "m x k x n", "eigen", "eigen-1t", "e-split", "blas", "winner");
+  std::printf("threads %d, best of %d (GFLOP/s)\n%-28s %-5s %16s %9s %9s %9s %9s %9s %s\n", threads, reps, "shape", "form",
+              "m x k x n", "eigen", "eigen-1t", "e-split", "blas", "blis", "winner");
   twin::Rng rng(1);
   for (const Shape& s : shapes) {
     for (Form form : {Form::kForward, Form::kInputGrad, Form::kWeightGrad}) {
@@ -84,12 +87,13 @@ int main(int argc, char** argv) {
         cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.f,
                     a.data(), a.cols(), b.data(), b.cols(), 0.f, c.data(), c.cols());
       });
+      const double tbs = twin::blis_available() ? time_best(reps, [&] { twin::gemm_blis(a, ta, b, tb, c, 1, 0); }) : 1e30;
       const char* fname = form == Form::kForward ? "fwd" : form == Form::kInputGrad ? "dx" : "dW";
       const std::string dims = std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
-      const double best = std::min({te, te1, tsplit, tbl});
-      std::printf("%-28s %-5s %16s %9.1f %9.1f %9.1f %9.1f %s\n", s.what, fname, dims.c_str(), flops / te / 1e9,
-                  flops / te1 / 1e9, flops / tsplit / 1e9, flops / tbl / 1e9,
-                  best == tbl ? "blas" : best == te1 ? "eigen-1t" : best == tsplit ? "e-split" : "eigen");
+      const double best = std::min({te, te1, tsplit, tbl, tbs});
+      std::printf("%-28s %-5s %16s %9.1f %9.1f %9.1f %9.1f %9.1f %s\n", s.what, fname, dims.c_str(), flops / te / 1e9,
+                  flops / te1 / 1e9, flops / tsplit / 1e9, flops / tbl / 1e9, flops / tbs / 1e9,
+                  best == tbs ? "blis" : best == tbl ? "blas" : best == te1 ? "eigen-1t" : best == tsplit ? "e-split" : "eigen");
     }
   }
   return 0;

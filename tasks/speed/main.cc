@@ -1,4 +1,6 @@
-// build/bin/speed <experiments/speed/name.json> [--set key=value ...] [--quiet]
+// build/bin/speed <experiments/speed/name.json> [--set key=value ...] [--quiet] [--profile]
+// --profile (or TWIN_PROFILE=1) prints, per configuration, the time of every op and every matrix product
+// per step (graph/profile.h); profiling itself costs a clock read per op, so use it apart from the figures.
 // Runs the speed task (speed_bench.h) and writes <out>.json and <out>.md; prints the markdown table.
 // Every user error is one line on stderr and exit code 2.
 #include <cstdio>
@@ -7,12 +9,13 @@
 #include <vector>
 
 #include "base/check.h"
+#include "graph/profile.h"
 #include "speed_bench.h"
 #include "train/experiment.h"
 
 int main(int argc, char** argv) {
   using namespace twin;
-  const char* usage = "usage: speed <experiment.json> [--set key=value ...] [--quiet]";
+  const char* usage = "usage: speed <experiment.json> [--set key=value ...] [--quiet] [--profile]";
   try {
     std::string config;
     std::vector<std::string> overrides;
@@ -23,6 +26,8 @@ int main(int argc, char** argv) {
         overrides.emplace_back(argv[++i]);
       } else if (!std::strcmp(argv[i], "--quiet")) {
         quiet = true;
+      } else if (!std::strcmp(argv[i], "--profile")) {
+        profile::set_enabled(true);
       } else if (argv[i][0] == '-' || !config.empty()) {
         TW_FAIL("unexpected argument '", argv[i], "'; ", usage);
       } else {

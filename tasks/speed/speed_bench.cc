@@ -12,6 +12,7 @@
 
 #include "base/rng.h"
 #include "base/threads.h"
+#include "graph/profile.h"
 #include "lm_model.h"
 #include "ops/linalg.h"
 #include "optim/clip.h"
@@ -188,9 +189,13 @@ SpeedRecord run_one(const SpeedConfig& c, const std::string& cell, const SpeedSh
   train();
   r.train_step_flops = gemm_flops();
   b.phases() = {};
+  profile::reset();
   const long faults0 = minor_faults();
   r.train_step_s = time_windows(c.windows, c.steps_per_window, train);
   const double timed = static_cast<double>(b.phases().steps);
+  if (profile::enabled())
+    std::fprintf(stderr, "\nprofile: %s %s, %d thread(s), training step\n\n%s\n", cell.c_str(), s.name.c_str(),
+                 threads, profile::report(timed).c_str());
   r.train_faults_per_step = static_cast<double>(minor_faults() - faults0) / timed;
   r.train_fwd_s = b.phases().fwd / timed;
   r.train_bwd_s = b.phases().bwd / timed;
@@ -207,7 +212,11 @@ SpeedRecord run_one(const SpeedConfig& c, const std::string& cell, const SpeedSh
   reset_gemm_flops();
   b.infer_step();
   r.infer_step_flops = gemm_flops();
+  profile::reset();
   r.infer_step_s = time_windows(c.windows, c.steps_per_window, [&] { b.infer_step(); });
+  if (profile::enabled())
+    std::fprintf(stderr, "\nprofile: %s %s, %d thread(s), inference step\n\n%s\n", cell.c_str(), s.name.c_str(),
+                 threads, profile::report(static_cast<double>(c.windows) * c.steps_per_window).c_str());
 
   r.train_words_s = tokens / r.train_step_s;
   r.infer_words_s = tokens / r.infer_step_s;
