@@ -92,6 +92,23 @@ TEST(OpGrad, CrossEntropyThroughAffine) {
   gc.check([&](Graph& g) { return scale(cross_entropy(affine(h.in(g), w.in(g), b.in(g)), y, mask, 0.1), 0.5); });
 }
 
+TEST(OpGrad, LinearCrossEntropyWithBiasMaskAndSmoothing) {
+  GradCheck gc;
+  auto h = gc.input(4, 3), w = gc.input(3, 5), b = gc.input(1, 5);
+  const Ids y = {4, 0, 2, 2};
+  Mat mask(4, 1);
+  mask << 1, 0, 0.5, 1;
+  gc.check([&](Graph& g) { return scale(linear_cross_entropy(h.in(g), w.in(g), false, b.in(g), y, mask, 0.1), 0.5); });
+}
+
+TEST(OpGrad, LinearCrossEntropyVocabMajorNoBias) {
+  // The tied form: W is an embedding table [V, H], logits = h Wᵀ.
+  GradCheck gc;
+  auto h = gc.input(3, 2), w = gc.input(5, 2);
+  const Ids y = {1, 4, 0};
+  gc.check([&](Graph& g) { return linear_cross_entropy(h.in(g), w.in(g), true, Var{}, y, Mat()); });
+}
+
 TEST(OpGrad, Pick) {
   GradCheck gc;
   auto x = gc.input(3, 4);

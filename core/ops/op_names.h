@@ -21,7 +21,7 @@ inline constexpr std::array kAllOps = {
     "sum_rows", "sum_cols", "mean_rows_masked", "max_over_time",
     // embedding, softmax, losses
     "lookup", "softmax_rows", "log_softmax_rows", "masked_softmax_rows", "cross_entropy", "cross_entropy_rows",
-    "pick",
+    "pick", "linear_cross_entropy",
     // regularisation and normalisation
     "dropout", "layer_norm",
     // fused

@@ -9,6 +9,7 @@
 #include "ops/layer_norm.h"
 #include "ops/linalg.h"
 #include "ops/loss.h"
+#include "ops/output_loss.h"
 #include "ops/reduce.h"
 #include "ops/shape.h"
 #include "ops/softmax.h"

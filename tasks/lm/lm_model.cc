@@ -84,11 +84,14 @@ Var LmModel::loss(Graph& g, const IdMat& input, const IdMat& target, LmState& st
                   std::map<std::string, std::vector<Mat>>* gates) const {
   const Index B = input.cols();
   Var x = forward(g, input, state, rng, gates);                          // [T*B, H]
-  Var logits = cfg_.tie ? add_row(emb_.tied_logits(x), g.param(*out_bias_)) : out_.apply(x);   // [T*B, V]
   Ids tgt(static_cast<size_t>(target.size()));
   for (Index t = 0; t < target.rows(); ++t)
     for (Index b = 0; b < B; ++b) tgt[static_cast<size_t>(t * B + b)] = target(t, b);
-  return cross_entropy(logits, tgt, Mat());
+  // Softmax layer and loss in one node (ops/output_loss.h): logits [T*B, V] = x Wᵀ + b (tied, W the
+  // embedding table [V, E]) or x W + b.
+  if (cfg_.tie) return linear_cross_entropy(x, g.param(emb_.table()), true, g.param(*out_bias_), tgt, Mat());
+  Param* b = out_.bias();
+  return linear_cross_entropy(x, g.param(out_.weight()), false, b ? g.param(*b) : Var{}, tgt, Mat());
 }
 
 }  // namespace twin::lm

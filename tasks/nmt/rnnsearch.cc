@@ -93,9 +93,13 @@ DecOut RnnSearch::step(const Encoded& enc, Var xp1, const DecState& prev, GateRe
   return out;
 }
 
-Var RnnSearch::logits(Var y_prev, Var s, Var ctx, Rng& rng) const {
+Var RnnSearch::readout(Var y_prev, Var s, Var ctx, Rng& rng) const {
   Var t = tanh(read_y_.apply(y_prev) + read_s_.apply(tanh(s)) + read_c_.apply(ctx));   // [N, R]
-  t = drop(t, cfg_.dropout_readout, rng);
+  return drop(t, cfg_.dropout_readout, rng);
+}
+
+Var RnnSearch::logits(Var y_prev, Var s, Var ctx, Rng& rng) const {
+  Var t = readout(y_prev, s, ctx, rng);
   return cfg_.tie_target ? add_row(tgt_emb_.tied_logits(t), t.g->param(*out_bias_)) : out_.apply(t);
 }
 
@@ -115,8 +119,15 @@ Var RnnSearch::loss(Graph& g, const NmtBatch& batch, Rng& rng, double label_smoo
     s_all.push_back(o.s);
     c_all.push_back(o.ctx);
   }
-  Var lg = logits(y, stack_rows(s_all), stack_rows(c_all), rng);             // [T*B, V]
-  return cross_entropy(lg, batch.tgt_out.flat(), batch.tgt_out.mask, static_cast<Real>(label_smoothing));
+  Var t = readout(y, stack_rows(s_all), stack_rows(c_all), rng);             // [T*B, R]
+  // The softmax layer and the loss as one node (ops/output_loss.h), the same numbers as cross_entropy over
+  // logits(): logits [T*B, V] = t Eᵀ + b (tied, E the target embedding table) or t W + b.
+  const Ids& y_out = batch.tgt_out.flat();
+  const Real eps = static_cast<Real>(label_smoothing);
+  if (cfg_.tie_target)
+    return linear_cross_entropy(t, g.param(tgt_emb_.table()), true, g.param(*out_bias_), y_out, batch.tgt_out.mask, eps);
+  Param* b = out_.bias();
+  return linear_cross_entropy(t, g.param(out_.weight()), false, b ? g.param(*b) : Var{}, y_out, batch.tgt_out.mask, eps);
 }
 
 }  // namespace twin::nmt

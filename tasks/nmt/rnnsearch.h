@@ -74,6 +74,7 @@ class RnnSearch {
   // gates1/gates2: optional records of Cell1/Cell2's gates.
   DecOut step(const Encoded& enc, Var xp1, const DecState& prev, GateRecord* gates1 = nullptr,
               GateRecord* gates2 = nullptr) const;
+  Var readout(Var y_prev, Var s, Var ctx, Rng& rng) const;   // t_j [N, R] (dropout applied when training)
   Var logits(Var y_prev, Var s, Var ctx, Rng& rng) const;    // [N, V_tgt]
   // Summed cross-entropy over the batch's target tokens, [1, 1], label-smoothed by `label_smoothing`
   // (training passes the config's value, perplexity 0).
