@@ -1,0 +1,117 @@
+#include "cws_data.h"
+
+#include <filesystem>
+
+#include "base/check.h"
+#include "bmes.h"
+#include "data/text.h"
+
+namespace twin::cws {
+
+CwsDataConfig parse_cws_data(JsonReader& r) {
+  CwsDataConfig c;
+  c.dir = r.require_string("dir");
+  c.protocol = r.require_string("protocol");
+  c.train = r.get_string("train", c.train);
+  c.dev = r.get_string("dev", c.dev);
+  c.test = r.get_string("test", c.test);
+  c.words = r.get_string("words", c.words);
+  c.min_count = r.get_int("min_count", c.min_count, 1, 1 << 30);
+  c.bigrams = r.get_bool("bigrams", c.bigrams);
+  c.batch_size = r.get_int("batch_size", c.batch_size, 1, 1 << 20);
+  c.maxi_batch = r.get_int("maxi_batch", c.maxi_batch, 0, 1 << 20);
+  c.eval_batch_size = r.get_int("eval_batch_size", c.eval_batch_size, 1, 1 << 20);
+  r.finish();
+  return c;
+}
+
+nlohmann::json to_json(const CwsDataConfig& c) {
+  return {{"dir", c.dir},     {"protocol", c.protocol},   {"train", c.train},
+          {"dev", c.dev},     {"test", c.test},           {"words", c.words},
+          {"min_count", c.min_count}, {"bigrams", c.bigrams}, {"batch_size", c.batch_size},
+          {"maxi_batch", c.maxi_batch}, {"eval_batch_size", c.eval_batch_size}};
+}
+
+namespace {
+std::string need_file(const CwsDataConfig& c, const std::string& name) {
+  const std::string p = c.dir + "/" + name;
+  TW_CHECK(std::filesystem::exists(p), "CWS data file ", p, " not found (HINT: python3 data_prep/cws.py writes ",
+           c.dir, "/ from the SIGHAN-2005 files under $RAW_DATA/sighan2005; data.dir in the experiment says where)");
+  return p;
+}
+}  // namespace
+
+std::vector<Sentence> read_split(const CwsDataConfig& c, const std::string& split) {
+  const std::string seg_path = need_file(c, split + ".seg"), tag_path = need_file(c, split + ".bmes");
+  const std::vector<std::string> seg = read_lines(seg_path), tags = read_lines(tag_path);
+  TW_CHECK(seg.size() == tags.size(), tag_path, ": ", tags.size(), " lines, but ", seg_path, " has ", seg.size(),
+           " (a tag file must have one line per sentence)");
+  std::vector<Sentence> out(seg.size());
+  for (size_t i = 0; i < seg.size(); ++i) {
+    const std::string where = seg_path + ":" + std::to_string(i + 1);
+    Sentence& s = out[i];
+    s.words = split_segmented(seg[i], where);
+    TW_CHECK(!s.words.empty(), where, ": empty sentence (data_prep/cws.py drops empty lines; was the file edited?)");
+    for (const auto& w : s.words) {
+      auto cs = utf8_chars(w, where);
+      s.chars.insert(s.chars.end(), cs.begin(), cs.end());
+    }
+    std::string t = tags[i];
+    if (!t.empty() && t.back() == '\r') t.pop_back();
+    const std::string twhere = tag_path + ":" + std::to_string(i + 1);
+    TW_CHECK(t.size() == s.chars.size(), twhere, ": ", t.size(), " tags for the ", s.chars.size(),
+             " characters of ", where);
+    for (char ch : t) s.tags.push_back(tag_from_letter(ch, twhere));
+    TW_CHECK(s.tags == words_to_tags(s.words, where), twhere, ": the tags do not describe the words of ", where);
+  }
+  return out;
+}
+
+std::vector<std::string> char_bigrams(const std::vector<std::string>& chars) {
+  std::vector<std::string> out;
+  out.reserve(chars.size());
+  for (size_t i = 0; i < chars.size(); ++i) out.push_back(chars[i] + (i + 1 < chars.size() ? chars[i + 1] : kEosWord));
+  return out;
+}
+
+CwsVocab build_vocab(const std::vector<Sentence>& train, const CwsDataConfig& c) {
+  TokenCounts cc, bc;
+  for (const Sentence& s : train) {
+    cc.add(s.chars);
+    if (c.bigrams) bc.add(char_bigrams(s.chars));
+  }
+  VocabOptions o{{kPadWord, kUnkWord}, kUnkWord, false, c.min_count, 0};
+  CwsVocab v;
+  v.chars = Vocab::from_counts(cc, o);
+  if (c.bigrams) v.bigrams = Vocab::from_counts(bc, o);
+  return v;
+}
+
+CwsBatch make_batch(const std::vector<Sentence>& data, const std::vector<int>& index, const CwsVocab& v,
+                    bool bigrams) {
+  std::vector<Ids> seqs, bseqs;
+  CwsBatch b;
+  for (int i : index) {
+    const Sentence& s = data[static_cast<size_t>(i)];
+    seqs.push_back(v.chars.encode(s.chars));
+    if (bigrams) bseqs.push_back(v.bigrams.encode(char_bigrams(s.chars)));
+    b.gold.push_back(s.tags);
+  }
+  b.chars = pad_batch(seqs, kPadId);
+  if (bigrams) b.bigram_flat = pad_batch(bseqs, kPadId).flat();
+  return b;
+}
+
+std::vector<std::vector<int>> cws_batches(const std::vector<Sentence>& data, int batch_size, int maxi_batch,
+                                          bool shuffle, Rng& rng) {
+  std::vector<int> lengths;
+  lengths.reserve(data.size());
+  for (const Sentence& s : data) lengths.push_back(static_cast<int>(s.chars.size()));
+  BatchingOptions o;
+  o.batch_size = batch_size;
+  o.maxi_batch = maxi_batch;
+  o.shuffle = shuffle;
+  return make_batches(lengths, o, rng);
+}
+
+}  // namespace twin::cws

@@ -1,0 +1,100 @@
+#include "cws_task.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "bmes.h"
+#include "cws_metrics.h"
+#include "ops/ops.h"
+#include "train/checkpoint.h"
+
+namespace twin::cws {
+
+CwsTask::CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {
+  JsonReader dr = root.child("data");
+  data_ = parse_cws_data(dr);
+  JsonReader mr = root.child("model");
+  mcfg_ = parse_cws_model(mr);
+  train_ = read_split(data_, data_.train);
+  dev_ = read_split(data_, data_.dev);
+  test_ = read_split(data_, data_.test);
+  vocab_ = build_vocab(train_, data_);
+  train_words_ = read_word_list(data_.dir + "/" + data_.words);
+  model_ = std::make_unique<CwsModel>(mcfg_, vocab_.chars.size(), data_.bigrams ? vocab_.bigrams.size() : 0, store_);
+  std::fprintf(stderr, "cws: %s (%s): %zu / %zu / %zu sentences, %d characters in the vocabulary%s\n",
+               data_.dir.c_str(), data_.protocol.c_str(), train_.size(), dev_.size(), test_.size(),
+               vocab_.chars.size(), data_.bigrams ? (", " + std::to_string(vocab_.bigrams.size()) + " bigrams").c_str() : "");
+}
+
+nlohmann::json CwsTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
+
+size_t CwsTask::begin_epoch(int, Rng& order_rng) {
+  batches_ = cws_batches(train_, data_.batch_size, data_.maxi_batch, /*shuffle=*/true, order_rng);
+  return batches_.size();
+}
+
+LossOut CwsTask::loss(Graph& g, size_t batch, Rng& rng) {
+  const CwsBatch b = make_batch(train_, batches_[batch], vocab_, data_.bigrams);
+  Var total = model_->loss(g, b, rng);                                       // [1,1] summed over sentences
+  const double B = static_cast<double>(b.chars.size());
+  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), static_cast<double>(b.characters())};
+}
+
+std::vector<std::vector<std::string>> CwsTask::segment(const std::vector<Sentence>& data, double* seconds) const {
+  Rng unused(0);
+  Stopwatch sw;
+  std::vector<std::vector<std::string>> out(data.size());
+  for (const auto& idx : cws_batches(data, data_.eval_batch_size, 0, /*shuffle=*/false, unused)) {
+    const CwsBatch b = make_batch(data, idx, vocab_, data_.bigrams);
+    const auto tags = model_->decode(b);
+    for (size_t k = 0; k < idx.size(); ++k) {
+      const Sentence& s = data[static_cast<size_t>(idx[k])];
+      out[static_cast<size_t>(idx[k])] = tags_to_words(s.chars, tags[k]);
+    }
+  }
+  if (seconds) *seconds = sw.seconds();
+  return out;
+}
+
+CwsTask::Scored CwsTask::score(const std::vector<Sentence>& data) const {
+  Scored s;
+  double secs = 0;
+  s.words = segment(data, &secs);
+  std::vector<std::vector<std::string>> gold;
+  gold.reserve(data.size());
+  double chars = 0;
+  for (const Sentence& x : data) {
+    gold.push_back(x.words);
+    chars += static_cast<double>(x.chars.size());
+  }
+  s.metrics = score_corpus(gold, s.words, train_words_).to_json();
+  s.metrics["decode_chars_s"] = chars / std::max(secs, 1e-9);
+  return s;
+}
+
+Metrics CwsTask::evaluate(Split split) {
+  const bool dev = split == Split::kDev;
+  Scored s = score(dev ? dev_ : test_);
+  Metrics m;
+  m.primary_name = "f1";
+  m.higher_is_better = true;
+  m.primary = s.metrics.at("f1").get<double>();
+  m.values = s.metrics;
+  (dev ? last_dev_ : last_test_) = std::move(s);
+  return m;
+}
+
+void CwsTask::finish(const std::string& run_dir, nlohmann::json& summary) {
+  // The bakeoff format, so that anyone can run the official score script:
+  //   perl score <train_words> <gold> <run>/segmented/test.utf8
+  std::filesystem::create_directories(run_dir + "/segmented");
+  for (const auto& [split, scored] : {std::pair<std::string, const Scored*>{data_.dev, &last_dev_},
+                                      std::pair<std::string, const Scored*>{data_.test, &last_test_}}) {
+    if (scored->words.empty()) continue;
+    write_segmented(run_dir + "/segmented/" + split + ".utf8", scored->words);
+    summary["segmentation"][split] = scored->metrics;
+  }
+  summary["protocol"] = data_.protocol;
+}
+
+}  // namespace twin::cws

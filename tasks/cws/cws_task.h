@@ -1,0 +1,50 @@
+// The CWS task for the shared trainer (core/train/trainer.h): batches of 128 sentences, the objective averaged
+// over a batch's sentences, dev F1 (SIGHAN definitions, cws_metrics.h) selecting the best model, and at the end
+// the segmented dev and test files in the bakeoff format (so the official `score` script can be run on them)
+// with P/R/F1, OOV and IV recall in summary.json.
+#pragma once
+#include <memory>
+#include <unordered_set>
+
+#include "cws_data.h"
+#include "cws_model.h"
+#include "train/cli.h"
+
+namespace twin::cws {
+
+class CwsTask {
+ public:
+  CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
+  static std::vector<std::string> flags() { return {}; }
+
+  nlohmann::json resolved() const;
+  ParamStore& params() { return store_; }
+  size_t begin_epoch(int epoch, Rng& order_rng);
+  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  Metrics evaluate(Split split);
+  NamedMats save_state() const { return {}; }
+  void load_state(const NamedMats&) {}
+  void finish(const std::string& run_dir, nlohmann::json& summary);
+
+  // Segments `data` with the current parameters: one word list per sentence, and the seconds it took.
+  std::vector<std::vector<std::string>> segment(const std::vector<Sentence>& data, double* seconds = nullptr) const;
+
+ private:
+  struct Scored {
+    std::vector<std::vector<std::string>> words;
+    nlohmann::json metrics;
+  };
+  Scored score(const std::vector<Sentence>& data) const;
+
+  CwsDataConfig data_;
+  CwsModelConfig mcfg_;
+  std::vector<Sentence> train_, dev_, test_;
+  CwsVocab vocab_;
+  std::unordered_set<std::string> train_words_;
+  std::vector<std::vector<int>> batches_;
+  ParamStore store_;
+  std::unique_ptr<CwsModel> model_;
+  Scored last_dev_, last_test_;
+};
+
+}  // namespace twin::cws

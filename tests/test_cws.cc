@@ -1,0 +1,177 @@
+// CWS task: reading prepared data and its errors (named by file and line), batching, and smoke runs on the
+// generated lexicon corpus: the max-margin model must learn to segment it (dev F1), the CRF log-likelihood
+// objective must train too, constrained decoding must only produce BMES-legal tag sequences, and the run
+// must write its segmentations in the bakeoff format.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "base/threads.h"
+#include "bmes.h"
+#include "cws_data.h"
+#include "cws_metrics.h"
+#include "cws_synthetic.h"
+#include "cws_task.h"
+#include "data/text.h"
+#include "test_util.h"
+
+namespace twin::cws {
+namespace {
+
+namespace fs = std::filesystem;
+using twin::test::contains;
+using twin::test::error_of;
+using twin::test::TempDir;
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+CwsDataConfig config_for(const std::string& dir) {
+  CwsDataConfig c;
+  c.dir = dir;
+  c.protocol = "test";
+  return c;
+}
+
+TEST(CwsData, ReadsSegAndTagsTogether) {
+  TempDir d("cws");
+  write_file(d.str() + "/train.seg", "我 爱 北京\r\n天安门 。\n");
+  write_file(d.str() + "/train.bmes", "SSBE\r\nBMES\n");
+  const auto s = read_split(config_for(d.str()), "train");
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].chars, (std::vector<std::string>{"我", "爱", "北", "京"}));
+  EXPECT_EQ(s[0].tags, (std::vector<int>{kS, kS, kB, kE}));
+  EXPECT_EQ(s[1].words, (std::vector<std::string>{"天安门", "。"}));
+}
+
+TEST(CwsData, BadFilesAreErrorsNamingFileAndLine) {
+  TempDir d("cws");
+  const CwsDataConfig c = config_for(d.str());
+  auto expect = [&](const std::string& seg, const std::string& tags, const std::string& what) {
+    write_file(d.str() + "/train.seg", seg);
+    write_file(d.str() + "/train.bmes", tags);
+    const std::string e = error_of([&] { read_split(c, "train"); });
+    EXPECT_TRUE(contains(e, what)) << "expected '" << what << "' in: " << e;
+  };
+  expect("我 爱\n北京\n", "SS\nBEE\n", "train.bmes:2: 3 tags for the 2 characters");
+  expect("我 爱\n北京\n", "SS\nBX\n", "train.bmes:2: tag 'X'");
+  expect("我 爱\n北京\n", "SS\nSS\n", "train.bmes:2: the tags do not describe the words");
+  expect("我 爱\n北京\n", "SS\n", "1 lines, but");
+  expect("我 爱\n   \n", "SS\n\n", "train.seg:2: empty sentence");
+  expect("我 爱\n北\xE4\xBA", "SS\nSS\n", "train.seg:2: invalid UTF-8 at byte");
+  fs::remove(d.str() + "/train.bmes");
+  const std::string e = error_of([&] { read_split(c, "train"); });
+  EXPECT_TRUE(contains(e, "train.bmes not found") && contains(e, "data_prep/cws.py")) << e;
+}
+
+TEST(CwsData, BatchesCoverEverySentenceOnceWithGoldTags) {
+  TempDir d("cws");
+  write_synthetic_cws(d.str(), 3, 50, 5, 5);
+  CwsDataConfig c = config_for(d.str());
+  c.bigrams = true;
+  const auto train = read_split(c, "train");
+  const CwsVocab v = build_vocab(train, c);
+  Rng rng(1);
+  std::vector<int> seen(train.size(), 0);
+  for (const auto& idx : cws_batches(train, 8, 2, true, rng)) {
+    const CwsBatch b = make_batch(train, idx, v, true);
+    ASSERT_EQ(b.gold.size(), idx.size());
+    EXPECT_EQ(static_cast<Index>(b.bigram_flat.size()), b.chars.steps() * b.chars.size());
+    for (size_t k = 0; k < idx.size(); ++k) {
+      ++seen[static_cast<size_t>(idx[k])];
+      EXPECT_EQ(b.gold[k], train[static_cast<size_t>(idx[k])].tags);
+      EXPECT_EQ(b.chars.lengths[k], static_cast<int>(b.gold[k].size()));
+    }
+  }
+  for (int n : seen) EXPECT_EQ(n, 1);
+}
+
+// A smoke run of the whole task on the generated corpus (seconds).
+struct Smoke {
+  TempDir data{"cws_data"}, run{"cws_run"};
+  std::unique_ptr<CwsTask> task;
+  TrainOutcome out;
+  explicit Smoke(const std::string& objective, bool constrain = false) {
+    write_synthetic_cws(data.str(), 11);
+    std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/cws_atr.json");
+    nlohmann::json config = nlohmann::json::parse(in);
+    config["data"]["dir"] = data.str();
+    config["out_dir"] = run.str();
+    config["model"]["objective"] = objective;
+    config["model"]["constrain"] = constrain;
+    JsonReader root(config, "smoke/cws_atr.json");
+    RunConfig rc = parse_run(root);
+    JsonReader tr = root.child("train");
+    TrainConfig tc = parse_train(tr);
+    CliArgs args;
+    task = std::make_unique<CwsTask>(root, rc, tc, args);
+    root.finish();
+    set_num_threads(1);
+    TrainOptions o;
+    o.run = rc;
+    o.train = tc;
+    o.run_dir = run.str();
+    o.quiet = true;
+    o.config = config;
+    out = train(*task, o);
+  }
+};
+
+TEST(CwsSmoke, MaxMarginTrainingLearnsToSegment) {
+  Smoke s("hinge");
+  ASSERT_EQ(s.out.stop_reason, "max_epochs");
+  EXPECT_LT(s.out.losses.back(), s.out.losses.front() / 4) << "training loss did not drop";
+  EXPECT_GE(s.out.best.primary, 0.95) << "dev F1 of the smoke model";
+  const Metrics test = s.task->evaluate(Split::kTest);
+  EXPECT_GE(test.primary, 0.95);
+  for (const char* k : {"precision", "recall", "f1", "oov_rate", "oov_recall", "iv_recall"})
+    EXPECT_TRUE(test.values.contains(k)) << k;
+  nlohmann::json summary;
+  s.task->finish(s.run.str(), summary);
+  const auto lines = read_lines(s.run.str() + "/segmented/test.utf8");
+  EXPECT_EQ(lines.size(), 100u);
+  EXPECT_TRUE(summary["segmentation"].contains("test"));
+}
+
+TEST(CwsSmoke, CrfLikelihoodObjectiveTrainsToo) {
+  Smoke s("nll");
+  EXPECT_LT(s.out.losses.back(), s.out.losses.front() / 4);
+  EXPECT_GE(s.out.best.primary, 0.9);
+}
+
+// Decoding an untrained model with large random weights: unconstrained Viterbi produces illegal BMES
+// sequences (so the check below can fail), constrained Viterbi never does.
+TEST(CwsModel, ConstrainedDecodingOnlyProducesLegalTagSequences) {
+  TempDir d("cws");
+  write_synthetic_cws(d.str(), 5, 60, 5, 5);
+  const CwsDataConfig c = config_for(d.str());
+  const auto train = read_split(c, "train");
+  const CwsVocab v = build_vocab(train, c);
+  Rng rng(0);
+  const auto idx = cws_batches(train, 64, 0, false, rng);
+  const Mat allowed = bmes_allowed_transitions(), start = bmes_allowed_start(), end = bmes_allowed_end();
+  auto illegal = [&](const std::vector<int>& t) {
+    int n = (start(0, t.front()) == 0) + (end(0, t.back()) == 0);
+    for (size_t i = 1; i < t.size(); ++i) n += allowed(t[i - 1], t[i]) == 0;
+    return n;
+  };
+  for (bool constrain : {false, true}) {
+    CwsModelConfig mc;
+    mc.embed = 16;
+    mc.cell.type = "atr";
+    mc.cell.hidden = 8;
+    mc.cell.init_scale = 1.0;
+    mc.init_scale = 1.0;
+    mc.constrain = constrain;
+    ParamStore store(3);
+    CwsModel model(mc, v.chars.size(), 0, store);
+    int bad = 0;
+    for (const auto& i : idx)
+      for (const auto& tags : model.decode(make_batch(train, i, v, false))) bad += illegal(tags);
+    if (constrain) EXPECT_EQ(bad, 0);
+    else EXPECT_GT(bad, 0) << "random weights gave only legal sequences: the constrained check proves nothing";
+  }
+}
+
+}  // namespace
+}  // namespace twin::cws
