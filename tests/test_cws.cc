@@ -14,6 +14,7 @@
 #include "cws_synthetic.h"
 #include "cws_task.h"
 #include "data/text.h"
+#include "smoke_run.h"
 #include "test_util.h"
 
 namespace twin::cws {
@@ -99,21 +100,9 @@ struct Smoke {
     config["out_dir"] = run.str();
     config["model"]["objective"] = objective;
     config["model"]["constrain"] = constrain;
-    JsonReader root(config, "smoke/cws_atr.json");
-    RunConfig rc = parse_run(root);
-    JsonReader tr = root.child("train");
-    TrainConfig tc = parse_train(tr);
-    CliArgs args;
-    task = std::make_unique<CwsTask>(root, rc, tc, args);
-    root.finish();
-    set_num_threads(1);
-    TrainOptions o;
-    o.run = rc;
-    o.train = tc;
-    o.run_dir = run.str();
-    o.quiet = true;
-    o.config = config;
-    out = train(*task, o);
+    auto r = test::train_smoke<CwsTask>(config, "smoke/cws_atr.json", run.str());
+    task = std::move(r.task);
+    out = std::move(r.out);
   }
 };
 

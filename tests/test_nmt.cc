@@ -11,6 +11,7 @@
 #include "nmt_gates.h"
 #include "nmt_synthetic.h"
 #include "nmt_task.h"
+#include "smoke_run.h"
 #include "test_util.h"
 #include "train/snapshots.h"
 
@@ -36,21 +37,9 @@ struct Smoke {
     config = nlohmann::json::parse(in);
     config["data"]["dir"] = data.str();
     config["out_dir"] = run.str();
-    JsonReader root(config, "smoke/nmt_atr.json");
-    RunConfig rc = parse_run(root);
-    JsonReader tr = root.child("train");
-    TrainConfig tc = parse_train(tr);
-    CliArgs args;
-    task = std::make_unique<NmtTask>(root, rc, tc, args);
-    root.finish();
-    set_num_threads(1);
-    TrainOptions o;
-    o.run = rc;
-    o.train = tc;
-    o.run_dir = run.str();
-    o.quiet = true;
-    o.config = config;
-    out = train(*task, o);
+    auto r = test::train_smoke<NmtTask>(config, "smoke/nmt_atr.json", run.str());
+    task = std::move(r.task);
+    out = std::move(r.out);
   }
 };
 
