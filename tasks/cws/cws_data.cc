@@ -35,7 +35,7 @@ nlohmann::json to_json(const CwsDataConfig& c) {
 namespace {
 std::string need_file(const CwsDataConfig& c, const std::string& name) {
   const std::string p = c.dir + "/" + name;
-  TW_CHECK(std::filesystem::exists(p), "CWS data file ", p, " not found (HINT: python3 data_prep/cws.py writes ",
+  TW_CHECK(std::filesystem::exists(p), "CWS data file ", p, " not found (HINT: python3 data_prep/cws.py [--protocol standard] writes ",
            c.dir, "/ from the SIGHAN-2005 files under $RAW_DATA/sighan2005; data.dir in the experiment says where)");
   return p;
 }
