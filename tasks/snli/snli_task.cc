@@ -1,0 +1,97 @@
+#include "snli_task.h"
+
+#include <cstdio>
+
+#include "ops/ops.h"
+
+namespace twin::snli {
+
+SnliTask::SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {
+  JsonReader dr = root.child("data");
+  data_ = parse_snli_data(dr);
+  JsonReader mr = root.child("model");
+  mcfg_ = parse_snli_model(mr);
+  train_ = read_split(data_, data_.train);
+  dev_ = read_split(data_, data_.dev);
+  test_ = read_split(data_, data_.test);
+  vocab_ = build_vocab(train_, data_);
+  model_ = std::make_unique<SnliModel>(mcfg_, vocab_.size(), store_);
+  if (!data_.embeddings.empty()) glove_found_ = load_glove(data_.embeddings, vocab_, model_->embeddings().value);
+  std::fprintf(stderr, "snli: %s (%s): %zu / %zu / %zu pairs, vocabulary %d%s\n", data_.dir.c_str(),
+               data_.protocol.c_str(), train_.size(), dev_.size(), test_.size(), vocab_.size(),
+               data_.embeddings.empty() ? ", random embeddings"
+                                        : (", " + std::to_string(glove_found_) + " rows from " + data_.embeddings).c_str());
+}
+
+nlohmann::json SnliTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
+
+size_t SnliTask::begin_epoch(int, Rng& order_rng) {
+  batches_ = snli_batches(train_, data_.batch_size, data_.maxi_batch, /*shuffle=*/true, order_rng);
+  return batches_.size();
+}
+
+LossOut SnliTask::loss(Graph& g, size_t batch, Rng& rng) {
+  const SnliBatch b = make_batch(train_, batches_[batch], vocab_);
+  Var total = model_->loss(g, b.premise, b.hypothesis, b.labels, rng);    // [1,1] summed over pairs
+  const double B = static_cast<double>(b.labels.size());
+  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), B};
+}
+
+std::vector<int> SnliTask::predict(const std::vector<Pair>& data) const {
+  Rng unused(0);
+  std::vector<int> out(data.size(), 0);
+  Graph g(Mode::kInfer);
+  for (const auto& idx : snli_batches(data, data_.eval_batch_size, 0, /*shuffle=*/false, unused)) {
+    g.clear();
+    const SnliBatch b = make_batch(data, idx, vocab_);
+    const Mat& lg = model_->logits(g, b.premise, b.hypothesis, unused).val();   // [B, 3]
+    for (Index k = 0; k < lg.rows(); ++k) {
+      Index best = 0;
+      lg.row(k).maxCoeff(&best);
+      out[static_cast<size_t>(idx[static_cast<size_t>(k)])] = static_cast<int>(best);
+    }
+  }
+  return out;
+}
+
+nlohmann::json SnliTask::score(const std::vector<Pair>& data) const {
+  Stopwatch sw;
+  const std::vector<int> pred = predict(data);
+  const double secs = sw.seconds();
+  long correct = 0;
+  std::vector<std::vector<long>> confusion(kNumLabels, std::vector<long>(kNumLabels, 0));   // [gold][predicted]
+  for (size_t i = 0; i < data.size(); ++i) {
+    correct += pred[i] == data[i].label;
+    ++confusion[static_cast<size_t>(data[i].label)][static_cast<size_t>(pred[i])];
+  }
+  nlohmann::json per_label = nlohmann::json::object();
+  for (int l = 0; l < kNumLabels; ++l) {
+    long n = 0;
+    for (long c : confusion[static_cast<size_t>(l)]) n += c;
+    per_label[label_name(l)] = n ? static_cast<double>(confusion[static_cast<size_t>(l)][static_cast<size_t>(l)]) / static_cast<double>(n) : 0.0;
+  }
+  return {{"accuracy", data.empty() ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.size())},
+          {"pairs", data.size()},
+          {"per_label_accuracy", per_label},
+          {"confusion_gold_by_predicted", confusion},
+          {"pairs_per_s", static_cast<double>(data.size()) / std::max(secs, 1e-9)}};
+}
+
+Metrics SnliTask::evaluate(Split split) {
+  Metrics m;
+  m.primary_name = "accuracy";
+  m.higher_is_better = true;
+  m.values = score(split == Split::kDev ? dev_ : test_);
+  m.primary = m.values.at("accuracy").get<double>();
+  return m;
+}
+
+void SnliTask::finish(const std::string&, nlohmann::json& summary) {
+  summary["protocol"] = data_.protocol;
+  summary["embeddings"] = data_.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.embeddings);
+  summary["embedding_rows_from_file"] = glove_found_;
+  summary["params_without_embeddings"] =
+      static_cast<long>(store_.total_size()) - static_cast<long>(model_->embeddings().value.size());
+}
+
+}  // namespace twin::snli

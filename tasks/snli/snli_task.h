@@ -1,0 +1,44 @@
+// The SNLI task for the shared trainer (core/train/trainer.h): batches of 128 pairs, cross-entropy averaged
+// over a batch's pairs, dev accuracy selecting the best model (the ATR paper's A.2.2 recipe), and test
+// accuracy with per-label accuracy and the confusion matrix in summary.json. Optional GloVe-format vectors
+// initialise the embedding rows they cover (frozen with model.freeze_embeddings).
+#pragma once
+#include <memory>
+
+#include "snli_data.h"
+#include "snli_model.h"
+#include "train/cli.h"
+
+namespace twin::snli {
+
+class SnliTask {
+ public:
+  SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
+  static std::vector<std::string> flags() { return {}; }
+
+  nlohmann::json resolved() const;
+  ParamStore& params() { return store_; }
+  size_t begin_epoch(int epoch, Rng& order_rng);
+  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  Metrics evaluate(Split split);
+  NamedMats save_state() const { return {}; }
+  void load_state(const NamedMats&) {}
+  void finish(const std::string& run_dir, nlohmann::json& summary);
+
+  // Predicted label per pair of `data` with the current parameters.
+  std::vector<int> predict(const std::vector<Pair>& data) const;
+
+ private:
+  nlohmann::json score(const std::vector<Pair>& data) const;
+
+  SnliDataConfig data_;
+  SnliModelConfig mcfg_;
+  std::vector<Pair> train_, dev_, test_;
+  Vocab vocab_;
+  long glove_found_ = 0;
+  std::vector<std::vector<int>> batches_;
+  ParamStore store_;
+  std::unique_ptr<SnliModel> model_;
+};
+
+}  // namespace twin::snli
