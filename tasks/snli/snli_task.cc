@@ -87,6 +87,7 @@ Metrics SnliTask::evaluate(Split split) {
 }
 
 void SnliTask::finish(const std::string&, nlohmann::json& summary) {
+  summary["train_accuracy"] = score(train_).at("accuracy");   // of the evaluated model (Table 6 reports it)
   summary["protocol"] = data_.protocol;
   summary["embeddings"] = data_.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.embeddings);
   summary["embedding_rows_from_file"] = glove_found_;
