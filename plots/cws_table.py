@@ -13,9 +13,12 @@ import glob
 import json
 import os
 
+from run_files import epochs_run
+
 # Quoted from the ATR paper (Zhang et al. 2018), Table 7: MSRA test P / R / F (standard protocol, full
 # 86,924-sentence training set; first 90 % train, last 10 % dev).
 PAPER_MSRA = {"lstm": (95.5, 94.9, 95.2), "gru": (95.2, 95.1, 95.1), "atr": (95.3, 95.1, 95.2)}
+
 
 
 def pct(x):
@@ -33,7 +36,7 @@ def load_run(d):
     return {"run": os.path.basename(d), "corpus": corpus, "protocol": data.get("protocol", "?"),
             "cell": model.get("cell", {}).get("type", "?"), "objective": model.get("objective", "hinge"),
             "params": s.get("params"), "test": s.get("test", {}), "dev": s.get("dev", {}),
-            "cps": s.get("train_units_per_s"), "epochs": s.get("epochs_done"), "stop": s.get("stop_reason"),
+            "cps": s.get("train_units_per_s"), "epochs": epochs_run(d, s), "stop": s.get("stop_reason"),
             "cmd": cmd}
 
 

@@ -15,11 +15,14 @@ import glob
 import json
 import os
 
+from run_files import epochs_run
+
 # Quoted from the ATR paper (Zhang et al. 2018), Table 2 (WMT14 En-De, 4.5M pairs, case-sensitive BLEU tok/detok,
 # newstest2014) and Table 4 (params, train words/s on a GTX TITAN X).
 PAPER = {"gru": ("22.54 / 22.06", "83.5M", 1996), "lstm": ("22.96 / 22.39", "93.3M", 1919),
          "ran": ("22.14 / 21.40", "79.5M", 2192), "atr": ("22.48 / 21.99", "67.8M", 2518),
          "atr_ca": ("23.31 / 22.70", "63.1M", 3993), "atr_deep": ("24.16 / 23.59 (GNMT+ATR)", "", None)}
+
 
 
 def system_name(model):
@@ -66,7 +69,7 @@ def main():
                      "dec1": t1.get("decode_tokens_s"), "dec10": t.get("decode_tokens_s"),
                      "r1": gates.get("cell1", {}).get("pearson_r_positions"),
                      "r2": gates.get("cell2", {}).get("pearson_r_positions"),
-                     "epochs": s.get("epochs_done"), "stop": s.get("stop_reason"), "cmd": cmd,
+                     "epochs": epochs_run(d, s), "stop": s.get("stop_reason"), "cmd": cmd,
                      "sig": t.get("sacrebleu_signature", "")})
     out = ["# NMT: RNNSearch on Multi30k En→De (reduced-scale reproduction of the ATR paper's §4)", "",
            "Ours: trained on Multi30k (29,000 pairs; the paper used WMT14's 4.5M), joint SentencePiece BPE 8k on",

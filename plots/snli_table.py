@@ -13,8 +13,11 @@ import glob
 import json
 import os
 
+from run_files import epochs_run
+
 # Quoted from the ATR paper (Zhang et al. 2018), Table 6: SNLI test accuracy, d = 300 (full SNLI train).
 PAPER = {"gru": "84.6 (3.2m)", "atr": "85.6 (1.5m)"}
+
 
 
 def pct(x):
@@ -43,7 +46,7 @@ def main():
                      "params_ne": s.get("params_without_embeddings"), "train": s.get("train_accuracy"),
                      "dev": s.get("dev", {}).get("accuracy"), "test": s.get("test", {}).get("accuracy"),
                      "pps": s.get("train_units_per_s"), "majority": majority,
-                     "epochs": s.get("epochs_done"), "stop": s.get("stop_reason"), "cmd": cmd})
+                     "epochs": epochs_run(d, s), "stop": s.get("stop_reason"), "cmd": cmd})
     out = ["# Natural language inference (the ATR paper's Table 6)", "",
            "Accuracy (%) of the best-dev-accuracy model on train / dev / test; parameters with and without the "
            "word embeddings (the paper counts without); training pairs/s of the run (1 thread, other jobs on the "
