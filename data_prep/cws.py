@@ -41,6 +41,8 @@ import shutil
 import sys
 import tempfile
 
+from prep_common import swap_into_place, write_prep_json
+
 PROG = "data_prep/cws.py"
 CORPORA = ("msr", "pku")
 PROTOCOLS = ("inhouse", "standard")
@@ -355,16 +357,8 @@ def write_job(out, meta, splits, known):
                           "one line per sentence, one tag letter B/M/E/S per character (B/M/E: begin/middle/end "
                           "of a multi-character word, S: a one-character word), no separators; oov_rate = words "
                           "of the split not in train_words.txt / words of the split")
-        with open(os.path.join(tmp, "prep.json"), "w", encoding="utf-8", newline="\n") as f:
-            json.dump(meta, f, indent=1, ensure_ascii=False)
-            f.write("\n")
-        old = None
-        if os.path.exists(final):  # move the old folder aside, put the new one in place, then delete the old
-            old = tempfile.mkdtemp(prefix=f".{name}-old-", dir=out)
-            os.rename(final, os.path.join(old, "x"))
-        os.rename(tmp, final)
-        if old:
-            shutil.rmtree(old)
+        write_prep_json(tmp, meta)
+        swap_into_place(tmp, final, out, name)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -42,6 +42,8 @@ import shutil
 import sys
 import tempfile
 
+from prep_common import swap_into_place, write_prep_json
+
 PROG = "data_prep/snli.py"
 LABELS = ("entailment", "neutral", "contradiction")
 SPLITS = ("train", "dev", "test")
@@ -254,16 +256,8 @@ def write_folder(out, name, meta, splits):
             meta["splits"][split] = dict(stats(pairs), file=split + ".tsv", sha256=hashlib.sha256(body).hexdigest())
         meta["format"] = ("{train,dev,test}.tsv: one pair per line, label<TAB>premise<TAB>hypothesis; label one of "
                           "entailment, neutral, contradiction; tokens separated by one space; LF; UTF-8; source order")
-        with open(os.path.join(tmp, "prep.json"), "w", encoding="utf-8", newline="\n") as f:
-            json.dump(meta, f, indent=1, ensure_ascii=False)
-            f.write("\n")
-        old = None
-        if os.path.exists(final):  # move the old folder aside, put the new one in place, then delete the old
-            old = tempfile.mkdtemp(prefix=f".{name}-old-", dir=out)
-            os.rename(final, os.path.join(old, "x"))
-        os.rename(tmp, final)
-        if old:
-            shutil.rmtree(old)
+        write_prep_json(tmp, meta)
+        swap_into_place(tmp, final, out, name)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
