@@ -137,7 +137,7 @@ class Graph {
   };
   std::vector<Deferred> deferred_;
   void flush_deferred();
-  std::chrono::steady_clock::time_point prof_last_{};   // profile: when the previous op was recorded
+  std::chrono::steady_clock::time_point prof_last_ = std::chrono::steady_clock::now();   // profile: previous op recorded
 };
 
 inline const Mat& Var::val() const { return g->value(id); }

@@ -1,5 +1,5 @@
 // Where a step's time goes, op by op: wall time of every op's forward and backward, and of every matrix
-// product by shape and route (BLAS or Eigen). Off by default and then one predictable branch per op; on with
+// product by shape and route (OpenBLAS, BLIS or Eigen). Off by default and then one predictable branch per op; on with
 // TWIN_PROFILE=1 in the environment or profile::set_enabled(true) (build/bin/speed --profile).
 //
 // Forward time of an op is the wall time since the previous op was recorded (or since Graph::clear()), so it
