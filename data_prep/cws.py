@@ -41,7 +41,7 @@ import shutil
 import sys
 import tempfile
 
-from prep_common import swap_into_place, write_prep_json
+from prep_common import find, swap_into_place, write_prep_json
 
 PROG = "data_prep/cws.py"
 CORPORA = ("msr", "pku")
@@ -80,14 +80,6 @@ def warn(msg):
 
 def note(msg):
     print(f"{PROG}: {msg}")
-
-
-def find(folder, name):
-    """folder/name or folder/name.gz, whichever exists, else None."""
-    for p in (os.path.join(folder, name), os.path.join(folder, name + ".gz")):
-        if os.path.isfile(p):
-            return p
-    return None
 
 
 def read_bytes(path):

@@ -1,4 +1,4 @@
-"""Helpers the data-prep scripts share: writing prep.json and putting a finished output folder in place
+"""Helpers the data-prep scripts share: finding a plain or gzipped input, writing prep.json and putting a finished output folder in place
 atomically (a run that fails leaves the previous folder as it was, never a half-written one)."""
 import json
 import os
@@ -22,3 +22,11 @@ def swap_into_place(tmp, final, out, name):
     os.rename(tmp, final)
     if old:
         shutil.rmtree(old)
+
+
+def find(folder, name):
+    """folder/name or folder/name.gz, whichever exists, else None."""
+    for p in (os.path.join(folder, name), os.path.join(folder, name + ".gz")):
+        if os.path.isfile(p):
+            return p
+    return None

@@ -13,7 +13,7 @@ import glob
 import json
 import os
 
-from run_files import epochs_run
+from run_files import epochs_run, first_command, write_table
 
 # Quoted from the ATR paper (Zhang et al. 2018), Table 7: MSRA test P / R / F (standard protocol, full
 # 86,924-sentence training set; first 90 % train, last 10 % dev).
@@ -30,14 +30,11 @@ def load_run(d):
     cfg = json.load(open(os.path.join(d, "config.resolved.json")))
     model, data = cfg.get("model", {}), cfg.get("data", {})
     corpus = os.path.basename(data.get("dir", "")).split("_")[0]
-    cmd = ""
-    if os.path.exists(os.path.join(d, "command.txt")):
-        cmd = open(os.path.join(d, "command.txt")).read().splitlines()[0]
     return {"run": os.path.basename(d), "corpus": corpus, "protocol": data.get("protocol", "?"),
             "cell": model.get("cell", {}).get("type", "?"), "objective": model.get("objective", "hinge"),
             "params": s.get("params"), "test": s.get("test", {}), "dev": s.get("dev", {}),
             "cps": s.get("train_units_per_s"), "epochs": epochs_run(d, s), "stop": s.get("stop_reason"),
-            "cmd": cmd}
+            "cmd": first_command(d)}
 
 
 def main():
@@ -76,12 +73,7 @@ def main():
             out += ["", f"ATR F1 − {best.upper()} F1 (the better of GRU and LSTM) = {gap:+.2f} points "
                         f"({'within' if gap >= -0.5 else 'outside'} the 0.5-point band of issue 6)."]
         out.append("")
-    out += ["Commands (the one that started each run):", ""]
-    out += [f"- `{r['run']}`: `{r['cmd']}`" for r in rows]
-    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    with open(a.out, "w") as f:
-        f.write("\n".join(out) + "\n")
-    print(f"cws_table.py: wrote {a.out} ({len(rows)} runs)")
+    write_table(a.out, out, rows, "cws_table.py")
 
 
 if __name__ == "__main__":

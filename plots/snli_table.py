@@ -13,7 +13,7 @@ import glob
 import json
 import os
 
-from run_files import epochs_run
+from run_files import epochs_run, first_command, write_table
 
 # Quoted from the ATR paper (Zhang et al. 2018), Table 6: SNLI test accuracy, d = 300 (full SNLI train).
 PAPER = {"gru": "84.6 (3.2m)", "atr": "85.6 (1.5m)"}
@@ -37,16 +37,13 @@ def main():
         conf = s.get("test", {}).get("confusion_gold_by_predicted", [])
         total = sum(sum(r) for r in conf)
         majority = max(sum(r) for r in conf) / total if total else None
-        cmd = ""
-        if os.path.exists(os.path.join(d, "command.txt")):
-            cmd = open(os.path.join(d, "command.txt")).read().splitlines()[0]
         rows.append({"run": os.path.basename(d), "protocol": data.get("protocol", "?"),
                      "set": os.path.basename(data.get("dir", "")), "kind": model.get("kind", "cond"),
                      "cell": model.get("cell", {}).get("type", "?"), "params": s.get("params"),
                      "params_ne": s.get("params_without_embeddings"), "train": s.get("train_accuracy"),
                      "dev": s.get("dev", {}).get("accuracy"), "test": s.get("test", {}).get("accuracy"),
                      "pps": s.get("train_units_per_s"), "majority": majority,
-                     "epochs": epochs_run(d, s), "stop": s.get("stop_reason"), "cmd": cmd})
+                     "epochs": epochs_run(d, s), "stop": s.get("stop_reason"), "cmd": first_command(d)})
     out = ["# Natural language inference (the ATR paper's Table 6)", "",
            "Accuracy (%) of the best-dev-accuracy model on train / dev / test; parameters with and without the "
            "word embeddings (the paper counts without); training pairs/s of the run (1 thread, other jobs on the "
@@ -73,12 +70,7 @@ def main():
                 out += ["", f"{kind}: ATR / GRU parameters without embeddings = {p['atr']:,} / {p['gru']:,} = "
                             f"{p['atr'] / p['gru']:.2f} (the paper: 1.5m / 3.2m = 0.47)."]
         out.append("")
-    out += ["Commands (the one that started each run):", ""]
-    out += [f"- `{r['run']}`: `{r['cmd']}`" for r in rows]
-    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    with open(a.out, "w") as f:
-        f.write("\n".join(out) + "\n")
-    print(f"snli_table.py: wrote {a.out} ({len(rows)} runs)")
+    write_table(a.out, out, rows, "snli_table.py")
 
 
 if __name__ == "__main__":
