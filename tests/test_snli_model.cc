@@ -3,6 +3,8 @@
 //  - logits are [B, 3];
 //  - padding cannot leak: each example's logits in a padded batch equal (<= 1e-5) its logits alone in a batch
 //    of one, and changing the token ids at padded positions changes nothing at all;
+//  - masked premise positions receive exactly zero attention at every hypothesis step, real positions a
+//    distribution summing to 1, and each example's weights equal its weights alone in a batch of one;
 //  - the parameter count equals the closed form (cells' expected_params + the layers around them);
 //  - 8 pairs are overfitted with Adam in 100 steps (training accuracy 100 %, loss down 10x);
 //  - the parameter counts at the paper's size (d = 300, 36k vocabulary) are printed.
@@ -112,6 +114,48 @@ TEST_P(SnliModelTest, ShapeCountAndNoPaddingLeak) {
     want += -(all(b, d.labels[b]) - mx - std::log((all.row(b).array() - mx).exp().sum()));
   }
   EXPECT_NEAR(loss, want, 1e-4);
+}
+
+TEST_P(SnliModelTest, MaskedPremisePositionsGetZeroAttention) {
+  const auto& [kind, cell] = GetParam();
+  ParamStore store(5);
+  SnliModel m(small_config(kind, cell), kVocab, store);
+  const Pairs d = toy_pairs();
+  const SeqBatch p = pad_batch(d.premise, 0), h = pad_batch(d.hypothesis, 0);
+  Graph g(Mode::kInfer);
+  Rng rng(3);
+  std::vector<Mat> alpha;
+  m.logits(g, p, h, rng, &alpha);
+  const Index S = p.steps(), B = p.size();
+  ASSERT_EQ(static_cast<Index>(alpha.size()), h.steps());   // one α per hypothesis step
+  int masked = 0;
+  for (const Mat& a : alpha) {
+    ASSERT_EQ(a.rows(), B);
+    ASSERT_EQ(a.cols(), S);
+    for (Index b = 0; b < B; ++b) {
+      double real = 0;
+      for (Index i = 0; i < S; ++i) {
+        if (p.mask(i * B + b, 0) == 0) {
+          EXPECT_EQ(a(b, i), 0) << "padded premise position " << i << " of example " << b;
+          ++masked;
+        } else {
+          EXPECT_GT(a(b, i), 0);
+          real += a(b, i);
+        }
+      }
+      EXPECT_NEAR(real, 1, 1e-5) << "example " << b;
+    }
+  }
+  ASSERT_GT(masked, 20);   // the toy premises have 1..5 tokens: most rows have padding
+  // Example 4 (4 premise tokens, padded to 5 in the batch) alone: the same weights over its real positions.
+  std::vector<Mat> one;
+  Graph g1(Mode::kInfer);
+  m.logits(g1, pad_batch({d.premise[4]}, 0), pad_batch({d.hypothesis[4]}, 0), rng, &one);
+  ASSERT_EQ(one.size(), d.hypothesis[4].size());
+  for (size_t j = 0; j < one.size(); ++j) {
+    ASSERT_EQ(one[j].cols(), 4);
+    for (Index i = 0; i < 4; ++i) EXPECT_NEAR(one[j](0, i), alpha[j](4, i), 1e-6) << "step " << j << " position " << i;
+  }
 }
 
 TEST_P(SnliModelTest, OverfitsEightPairs) {

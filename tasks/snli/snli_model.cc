@@ -69,7 +69,8 @@ Var SnliModel::drop(Var x, Rng& rng) const {
   return cfg_.dropout > 0 ? dropout(x, static_cast<Real>(cfg_.dropout), rng) : x;
 }
 
-Var SnliModel::features_cond(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng) const {
+Var SnliModel::features_cond(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,
+                             std::vector<Mat>* attention) const {
   const Index B = premise.size(), T = hypothesis.steps();
   const Mat& pmask = premise.mask;
   Var xp = drop(emb_.apply(g, premise.ids), rng);                                      // [S*B, E]
@@ -84,13 +85,15 @@ Var SnliModel::features_cond(Graph& g, const SeqBatch& premise, const SeqBatch& 
   for (Index j = 0; j < T; ++j) {
     CellState s1 = cell1_->step(slice_rows(x1, j * B, B), s);                          // s̃_j
     AttnOut att = attn_.step(keys, s1.h);                                              // c_j [B, 2H]
+    if (attention) attention->push_back(att.alpha.val());                              // α_j [B, S]
     CellState s2 = cell2_->step(cell2_->project_inputs(att.ctx), s1);                  // s_j
     s = carry(*cell2_, s2, s, step_mask(g, hypothesis.mask, j, B));
   }
   return s.h;                                                                          // s_N [B, H]
 }
 
-Var SnliModel::features_wbw(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng) const {
+Var SnliModel::features_wbw(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,
+                            std::vector<Mat>* attention) const {
   const Index B = premise.size(), T = hypothesis.steps();
   const Mat& pmask = premise.mask;
   Var xp = drop(emb_.apply(g, premise.ids), rng);                                      // [S*B, E]
@@ -102,6 +105,7 @@ Var SnliModel::features_wbw(Graph& g, const SeqBatch& premise, const SeqBatch& h
   for (Index t = 0; t < T; ++t) {
     Var h_t = slice_rows(hyp.h_all, t * B, B);                                         // [B, H]
     AttnOut att = attn_.step(keys, concat_cols({h_t, r}));                             // Yᵀ α_t [B, H]
+    if (attention) attention->push_back(att.alpha.val());                              // α_t [B, S]
     Var r_t = t == 0 ? att.ctx : att.ctx + tanh(w_t_.apply(r));                        // r_0 = 0: tanh(0) = 0
     Var m = step_mask(g, hypothesis.mask, t, B);
     r = m.valid() ? mask_carry(r_t, r, m) : r_t;
@@ -109,9 +113,12 @@ Var SnliModel::features_wbw(Graph& g, const SeqBatch& premise, const SeqBatch& h
   return tanh(w_p_.apply(r) + w_x_.apply(hyp.last.h));                                // h* [B, H]
 }
 
-Var SnliModel::logits(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng) const {
+Var SnliModel::logits(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,
+                      std::vector<Mat>* attention) const {
   check_pair(premise, hypothesis);
-  Var f = cfg_.kind == "cond" ? features_cond(g, premise, hypothesis, rng) : features_wbw(g, premise, hypothesis, rng);
+  if (attention) attention->clear();
+  Var f = cfg_.kind == "cond" ? features_cond(g, premise, hypothesis, rng, attention)
+                              : features_wbw(g, premise, hypothesis, rng, attention);
   return out_.apply(drop(f, rng));                                                     // [B, 3]
 }
 

@@ -31,6 +31,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "base/rng.h"
 #include "data/batch.h"
@@ -66,7 +67,9 @@ class SnliModel {
 
   Param& embeddings() const { return emb_.table(); }   // load GloVe rows, freeze
   // premise [S, B], hypothesis [T, B] (same B) -> [B, 3]. Dropout only when g is in training mode.
-  Var logits(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng) const;
+  // attention, when given, receives α_j [B, S] of every hypothesis step j (T matrices), for inspection and tests.
+  Var logits(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,
+             std::vector<Mat>* attention = nullptr) const;
   // Cross-entropy summed over the batch, [1, 1]. labels: B ids in [0, 3).
   Var loss(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, const Ids& labels, Rng& rng) const;
 
@@ -75,8 +78,10 @@ class SnliModel {
 
  private:
   Var drop(Var x, Rng& rng) const;
-  Var features_cond(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng) const;   // s_N
-  Var features_wbw(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng) const;    // h*
+  Var features_cond(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,
+                    std::vector<Mat>* attention) const;   // s_N
+  Var features_wbw(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,
+                   std::vector<Mat>* attention) const;    // h*
 
   SnliModelConfig cfg_;
   Embedding emb_;

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""data_prep/snli.py on hand-made jsonl / TSV / SICK inputs: '-' labels dropped and counted, broken JSON, missing
+fields, unknown labels, wrong TSV field counts, and a jsonl/TSV disagreement each stop with exit code 2 and a
+message naming file and line; an existing prepared folder survives a failed run. Standard library only; runs the
+script as a user would (a subprocess), in a temporary folder."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "data_prep", "snli.py")
+
+
+def record(label, premise, hypothesis):
+    """An SNLI jsonl record whose binary parses tokenize to the given token strings."""
+    parse = lambda s: "( " + " ".join(s.split()) + " )"
+    return json.dumps({"gold_label": label, "sentence1_binary_parse": parse(premise),
+                       "sentence2_binary_parse": parse(hypothesis), "pairID": "x"})
+
+
+GOOD = [record("entailment", "A man sleeps .", "A person rests ."),
+        record("-", "A dog runs .", "An animal moves ."),
+        record("contradiction", "Two kids play .", "Nobody plays .")]
+
+
+class SnliPrep(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.raw = os.path.join(self.tmp.name, "raw")
+        self.out = os.path.join(self.tmp.name, "out")
+        os.makedirs(os.path.join(self.raw, "snli"))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, lines):
+        path = os.path.join(self.raw, "snli", name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("".join(l + "\n" for l in lines))
+        return path
+
+    def write_all(self, train, dev=GOOD, test=GOOD):
+        self.write("snli_1.0_train_0.01.jsonl", train)
+        self.write("snli_1.0_dev.jsonl", dev)
+        self.write("snli_1.0_test.jsonl", test)
+
+    def read_out(self, name):
+        with open(os.path.join(self.out, "inhouse", name), encoding="utf-8") as f:
+            return f.read()
+
+    def run_prep(self, *extra):
+        p = subprocess.run([sys.executable, SCRIPT, "--raw", self.raw, "--out", self.out, "--protocol", "inhouse",
+                            "--no-check", *extra], capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+
+    def assert_fails(self, needle_list):
+        code, msg = self.run_prep()
+        self.assertEqual(code, 2, msg)
+        for needle in needle_list:
+            self.assertIn(needle, msg)
+        self.assertNotIn("Traceback", msg)
+
+    def test_good_input_drops_dash_labels_and_writes_tsv(self):
+        self.write_all(GOOD)
+        code, msg = self.run_prep()
+        self.assertEqual(code, 0, msg)
+        self.assertEqual(self.read_out("train.tsv"), ("entailment\tA man sleeps .\tA person rests .\n"
+                                                      "contradiction\tTwo kids play .\tNobody plays .\n"))
+        meta = json.loads(self.read_out("prep.json"))
+        self.assertEqual(meta["dropped_no_gold_label"], {"train": 1, "dev": 1, "test": 1})
+        self.assertEqual(meta["splits"]["train"]["pairs"], 2)
+
+    def test_broken_json_names_file_and_line(self):
+        self.write_all([GOOD[0], '{"gold_label": "neutral", "sentence1_binary_parse": '])
+        self.assert_fails(["snli_1.0_train_0.01.jsonl:2:", "not a JSON object"])
+
+    def test_missing_field_names_field_and_line(self):
+        bad = json.dumps({"gold_label": "neutral", "sentence1_binary_parse": "( a b )"})
+        self.write_all([GOOD[0], GOOD[2], bad])
+        self.assert_fails(["snli_1.0_train_0.01.jsonl:3:", "sentence2_binary_parse"])
+
+    def test_non_string_field_is_an_error(self):
+        bad = json.dumps({"gold_label": "neutral", "sentence1_binary_parse": 7, "sentence2_binary_parse": "( a )"})
+        self.write_all([bad])
+        self.assert_fails(["snli_1.0_train_0.01.jsonl:1:", "missing or non-string field"])
+
+    def test_unknown_label_is_an_error(self):
+        self.write_all(GOOD, dev=[GOOD[0], record("Entails", "a", "b")])
+        self.assert_fails(["snli_1.0_dev.jsonl:2:", "gold_label 'Entails'"])
+
+    def test_empty_hypothesis_is_an_error(self):
+        self.write_all([record("neutral", "A man .", "")])
+        self.assert_fails(["snli_1.0_train_0.01.jsonl:1:", "empty hypothesis"])
+
+    def test_tsv_wrong_field_count_names_line(self):
+        self.write("snli_1.0_train_0.01.tok.tsv", ["gold_label\tsentence1_tokens\tsentence2_tokens\tpairID",
+                                                  "neutral\tA man .\tA person .\t1",
+                                                  "neutral\tA man .\tA person ."])
+        self.write("snli_1.0_dev.jsonl", GOOD)
+        self.write("snli_1.0_test.jsonl", GOOD)
+        self.assert_fails(["snli_1.0_train_0.01.tok.tsv:3:", "3 tab-separated fields, expected 4"])
+
+    def test_tsv_without_header_is_an_error(self):
+        self.write("snli_1.0_train_0.01.tok.tsv", ["neutral\tA man .\tA person .\t1"])
+        self.write("snli_1.0_dev.jsonl", GOOD)
+        self.write("snli_1.0_test.jsonl", GOOD)
+        self.assert_fails(["snli_1.0_train_0.01.tok.tsv:1:", "expected the header"])
+
+    def test_jsonl_and_tsv_must_agree(self):
+        self.write_all(GOOD)
+        self.write("snli_1.0_dev.tok.tsv", ["gold_label\tsentence1_tokens\tsentence2_tokens\tpairID",
+                                           "entailment\tA man sleeps .\tA person rests .\tx",
+                                           "-\tA dog runs .\tAn animal moves .\tx",
+                                           "contradiction\tTwo kids play .\tSomebody plays .\tx"])
+        self.assert_fails(["disagree at pair 3"])
+
+    def test_missing_file_says_where_to_put_it(self):
+        self.write("snli_1.0_train_0.01.jsonl", GOOD)
+        self.write("snli_1.0_dev.jsonl", GOOD)
+        self.assert_fails(["missing", "snli_1.0_test.jsonl", "SOURCE.md"])
+
+    def test_failed_run_keeps_the_previous_output(self):
+        self.write_all(GOOD)
+        self.assertEqual(self.run_prep()[0], 0)
+        before = self.read_out("train.tsv")
+        self.write_all(['{"broken'])
+        self.assertEqual(self.run_prep()[0], 2)
+        self.assertEqual(self.read_out("train.tsv"), before)
+
+    def test_invalid_utf8_names_the_line(self):
+        self.write_all(GOOD)
+        with open(os.path.join(self.raw, "snli", "snli_1.0_test.jsonl"), "ab") as f:
+            f.write(b'{"gold_label": "neutral\xff"}\n')
+        self.assert_fails(["snli_1.0_test.jsonl:4:", "invalid UTF-8"])
+
+
+class SickPrep(unittest.TestCase):
+    HEAD = "\t".join(["pair_ID", "sentence_A", "sentence_B", "entailment_label", "relatedness_score",
+                      "entailment_AB", "entailment_BA", "sentence_A_original", "sentence_B_original",
+                      "sentence_A_dataset", "sentence_B_dataset", "SemEval_set"])
+
+    def run_sick(self, lines):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "raw", "sick"))
+            with open(os.path.join(tmp, "raw", "sick", "SICK.txt"), "w", encoding="utf-8") as f:
+                f.write("".join(l + "\n" for l in lines))
+            p = subprocess.run([sys.executable, SCRIPT, "--raw", os.path.join(tmp, "raw"), "--out",
+                                os.path.join(tmp, "out"), "--protocol", "sick", "--no-check"],
+                               capture_output=True, text=True)
+            train = None
+            if p.returncode == 0:
+                with open(os.path.join(tmp, "out", "sick", "train.tsv"), encoding="utf-8") as f:
+                    train = f.read()
+            return p.returncode, p.stdout + p.stderr, train
+
+    @staticmethod
+    def row(i, a, b, label, split):
+        return "\t".join([str(i), a, b, label, "4.5", "A_neutral_B", "B_neutral_A", a, b, "FLICKR", "FLICKR", split])
+
+    def test_tokenizer_and_split_rule(self):
+        code, msg, train = self.run_sick([self.HEAD,
+                                          self.row(1, "The man isn't wearing a t-shirt, 3.5 times.",
+                                                   "A man's shirt", "NEUTRAL", "TRAIN"),
+                                          self.row(2, "A dog.", "A cat.", "CONTRADICTION", "TRIAL"),
+                                          self.row(3, "A dog.", "An animal.", "ENTAILMENT", "TEST")])
+        self.assertEqual(code, 0, msg)
+        self.assertEqual(train, "neutral\tThe man is n't wearing a t-shirt , 3.5 times .\tA man 's shirt\n")
+
+    def test_bad_header_and_bad_label(self):
+        code, msg, _ = self.run_sick(["pair_ID\tsentence_A"])
+        self.assertEqual(code, 2, msg)
+        self.assertIn("SICK.txt:1:", msg)
+        code, msg, _ = self.run_sick([self.HEAD, self.row(1, "a", "b", "MAYBE", "TRAIN")])
+        self.assertEqual(code, 2, msg)
+        self.assertIn("SICK.txt:2:", msg)
+        self.assertNotIn("Traceback", msg)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
