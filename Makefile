@@ -8,7 +8,7 @@ export RAW_DATA
 DEB_PACKAGES := build-essential cmake libeigen3-dev nlohmann-json3-dev libgtest-dev libopenblas-dev libopenblas-openmp-dev libblis-openmp-dev \
                 zlib1g-dev python3-matplotlib pkg-config libsentencepiece-dev sentencepiece
 
-.PHONY: all deps build test demo gradcheck smoke clean format
+.PHONY: all deps build test demo gradcheck smoke clean format figures tables
 
 all: build
 
@@ -29,6 +29,14 @@ gradcheck: build
 
 demo: build
 	bash tools/demo.sh
+
+# Figures and tables from the committed run folders (results/runs/) alone: no build, no data needed.
+PLOT_PYTHON ?= /usr/bin/python3
+figures:
+	$(PLOT_PYTHON) plots/make_figures.py
+
+tables:
+	$(PLOT_PYTHON) plots/make_tables.py
 
 clean:
 	rm -rf $(BUILD)
