@@ -1,0 +1,160 @@
+"""Learning curves: per task, the validation (split "dev") metric of every run against training steps and
+against training wall time, one line per run. Reads each run's metrics.jsonl (core/train/trainer.h: one JSON
+object per line with "split", "step", "epoch", "elapsed_s" and the task's metrics)."""
+import json
+import os
+
+from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
+
+from fig_common import Bad, load_json, plt, reading
+
+# task -> (metric key, axis label, scale factor, log scale)
+METRICS = {"lm": ("ppl", "dev perplexity (log scale)", 1.0, True),
+           "nmt": ("bleu", "dev BLEU", 1.0, False),
+           "cws": ("f1", "dev F1 (%)", 100.0, False),
+           "snli": ("accuracy", "dev accuracy (%)", 100.0, False),
+           "classify": ("accuracy", "dev accuracy (%)", 100.0, False)}
+LOG_TICKS = [v * 10 ** e for e in range(0, 7) for v in (1, 1.2, 1.5, 2, 3, 5, 7)]
+CAP = 10.0   # log-scale metrics: values above CAP x the best one are drawn at the top edge (diverged runs)
+
+
+def task_of(run_dir):
+    """The run's task: summary.json "task" when readable, else the run name's prefix (lm_, nmt_, ...)."""
+    path = os.path.join(run_dir, "summary.json")
+    try:
+        task = load_json(path).get("task") if os.path.exists(path) else None
+    except (Bad, AttributeError):
+        task = None
+    return task if isinstance(task, str) else os.path.basename(run_dir).split("_")[0]
+
+
+def read_metrics(path):
+    """(records, bad) of a metrics.jsonl: the parsed objects in file order, and [(line number, why)]."""
+    records, bad = [], []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError as e:
+                bad.append((n, f"bad JSON ({e.msg})"))
+                continue
+            if not isinstance(r, dict):
+                bad.append((n, "not a JSON object"))
+            else:
+                records.append((n, r))
+    return records, bad
+
+
+def tidy_curve(recs):
+    """[(step, wall seconds or None, value)] from one split's records [{step, elapsed_s, value}] in file order.
+    Resumes: a run resumed with --resume restarts from its last checkpoint, so the records of the steps the
+    earlier invocation ran after that checkpoint are repeated; the later records supersede them (dropped here
+    when a record's step is not above the one before). Wall time: the trainer restores elapsed_s from the
+    checkpoint (core/train/progress.h), so it is already the run's cumulative training time; a run whose clock
+    restarted at 0 on resume (elapsed_s falls while the step rises) gets the time reached before each restart
+    added, so the wall-time axis is always monotone (the sum over invocations)."""
+    kept = []
+    for r in recs:
+        while kept and kept[-1]["step"] >= r["step"]:
+            kept.pop()
+        kept.append(r)
+    out, offset, prev = [], 0.0, None
+    for r in kept:
+        e = r.get("elapsed_s")
+        if e is not None:
+            if prev is not None and e < prev:
+                offset += prev
+            prev = e
+        out.append((r["step"], None if e is None else e + offset, r["value"]))
+    return out
+
+
+def run_curve(report, run_dir, metric, scale):
+    """The run's dev curve (a problem reported and None when metrics.jsonl is missing, empty or unusable)."""
+    path = os.path.join(run_dir, "metrics.jsonl")
+    with reading(path):
+        if not os.path.exists(path):
+            raise Bad("file missing")
+        records, bad = read_metrics(path)
+    for n, why in bad:
+        report.problem(f"{path}:{n}", why + " (line skipped)")
+    if not records:
+        raise Bad("no records" if not bad else "no readable records", path)
+    dev, unusable = [], 0
+    for n, r in records:
+        if r.get("split") != "dev":
+            continue
+        step, value = r.get("step"), r.get(metric)
+        if not isinstance(step, (int, float)) or not isinstance(value, (int, float)):
+            unusable += 1
+            continue
+        e = r.get("elapsed_s")
+        dev.append({"step": step, "elapsed_s": e if isinstance(e, (int, float)) else None, "value": value * scale})
+    if not dev:
+        raise Bad(f"no dev records with a numeric 'step' and '{metric}'" +
+                  (f" ({unusable} dev records without)" if unusable else ""), path)
+    if unusable:
+        report.problem(path, f"{unusable} dev records without a numeric 'step' and '{metric}' (skipped)")
+    return tidy_curve(dev)
+
+
+def fig_curves(report, task, runs):
+    """learning_curves_<task> from [(run_dir, curve)]."""
+    metric, label, _, log = METRICS[task]
+    fig, (ax_s, ax_t) = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
+    values = [v for _, c in runs for _, _, v in c]
+    top = CAP * min(values) if log and min(values) > 0 else None
+    clipped = False
+    walls = [w for _, c in runs for _, w, _ in c if w is not None]
+    hours = bool(walls) and max(walls) > 2 * 3600
+    unit = 3600.0 if hours else 60.0
+    for k, (run_dir, curve) in enumerate(runs):
+        name = os.path.basename(run_dir)
+        name = name[len(task) + 1:] if name.startswith(task + "_") else name
+        color = f"C{k % 10}"
+        ys = [min(v, top) if top else v for _, _, v in curve]
+        clipped |= any(top and v > top for _, _, v in curve)
+        ax_s.plot([s for s, _, _ in curve], ys, marker="o", ms=3, lw=1.3, color=color, label=name)
+        timed = [(w / unit, y) for (_, w, _), y in zip(curve, ys) if w is not None]
+        if timed:
+            ax_t.plot(*zip(*timed), marker="o", ms=3, lw=1.3, color=color, label=name)
+        over = [(s, w) for s, w, v in curve if top and v > top]
+        ax_s.plot([s for s, _ in over], [top] * len(over), "^", color=color, ms=7)
+        ax_t.plot([w / unit for _, w in over if w is not None], [top] * len([1 for _, w in over if w is not None]),
+                  "^", color=color, ms=7)
+    for ax in (ax_s, ax_t):
+        if log:
+            ax.set_yscale("log")
+        ax.grid(alpha=0.3, which="both" if log else "major")
+    if log:
+        lo, hi = ax_s.get_ylim()
+        ax_s.yaxis.set_major_locator(FixedLocator([v for v in LOG_TICKS if lo <= v <= hi] or [lo, hi]))
+        ax_s.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+        ax_s.yaxis.set_minor_formatter(NullFormatter())
+    ax_s.set_ylabel(label)
+    ax_s.set_xlabel("training step")
+    ax_t.set_xlabel("training wall time (" + ("hours" if hours else "minutes") + ", summed over resumed sessions)")
+    ax_s.legend(fontsize="small", loc="best")
+    note = f"; ▲: above {top:.0f} (diverged), drawn at the top edge" if clipped else ""
+    fig.suptitle(f"{task}: validation {label.split(' (')[0].replace('dev ', '')} during training, one line per run{note}")
+    fig.tight_layout()
+    report.save(fig, f"learning_curves_{task}", [os.path.join(d, "metrics.jsonl") for d, _ in runs],
+                runs={os.path.basename(d): {"points": len(c), "last_step": c[-1][0]} for d, c in runs})
+
+
+def figs_curves(report, run_dirs):
+    """One learning-curve figure per task among run_dirs."""
+    by_task = {}
+    for d in run_dirs:
+        task = task_of(d)
+        if task not in METRICS:
+            report.note(d, f"task '{task}' has no learning-curve metric")
+            continue
+        _, _, scale, _ = METRICS[task]
+        curve = report.guard(d, run_curve, report, d, METRICS[task][0], scale)
+        if curve:
+            by_task.setdefault(task, []).append((d, curve))
+    for task in sorted(by_task):
+        report.guard(task, fig_curves, report, task, by_task[task])

@@ -1,0 +1,182 @@
+"""plots/make_figures.py on the hand-made run folders in tests/plots/fixtures/figures (run from the repository
+root with /usr/bin/python3; exits 77, which ctest counts as skipped, when matplotlib is missing):
+the expected PNG/PDF files, malformed folders named on stderr without a traceback, Fig. 3's Pearson r as
+recorded, Fig. 4's arcs on hand-worked weight matrices, and the learning curves' handling of resumed runs."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError as e:
+    print(f"test_figures: skipped: matplotlib not importable by {sys.executable} ({e}); "
+          "install Debian's python3-matplotlib")
+    sys.exit(77)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "plots"))
+FIX = os.path.join(ROOT, "tests", "plots", "fixtures", "figures")
+SCRIPT = os.path.join(ROOT, "plots", "make_figures.py")
+
+from dependencies import choose_arcs  # noqa: E402
+from fig_common import Bad, Report, pick_sentence, run_dirs  # noqa: E402
+from gate_correlation import gate_title, read_panels  # noqa: E402
+from learning_curves import tidy_curve  # noqa: E402
+from memory_weights import final_weights, read_memory  # noqa: E402
+
+EXPECTED = ["fig2_twin_gate", "fig3_gates_lm_atr_small", "fig3_gates_lm_lstm_small", "fig3_gates_nmt_atr",
+            "fig4_arcs_lm_atr_small", "fig4_arcs_nmt_atr", "memory_strip_lm_atr_small", "memory_strip_nmt_atr",
+            "memory_strip_classify_sst2_lrn", "learning_curves_classify", "learning_curves_lm", "learning_curves_nmt",
+            "speed_chart"]
+MALFORMED = ["lm_broken_json", "nmt_missing_keys", "cws_empty_metrics"]
+
+
+def fixture(*parts):
+    with open(os.path.join(FIX, *parts), encoding="utf-8") as f:
+        return json.load(f)
+
+
+class FixtureRun(unittest.TestCase):
+    """One run of the script on the fixtures, shared by the tests below."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.out = os.path.join(cls.tmp.name, "figures")
+        cls.proc = subprocess.run([sys.executable, SCRIPT, "--runs", os.path.join(FIX, "runs"),
+                                   "--speed", os.path.join(FIX, "speed"), "--out", cls.out],
+                                  cwd=ROOT, capture_output=True, text=True, timeout=300)
+        path = os.path.join(cls.out, "figures.json")
+        cls.manifest = {"figures": {}}
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                cls.manifest = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_exit_code_and_summary(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
+        self.assertIn(f"wrote {len(EXPECTED)} figures", self.proc.stdout)
+
+    def test_expected_files_are_valid_png_and_pdf(self):
+        for name in EXPECTED:
+            with open(os.path.join(self.out, name + ".png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", name)
+            self.assertGreater(os.path.getsize(os.path.join(self.out, name + ".png")), 1000, name)
+            with open(os.path.join(self.out, name + ".pdf"), "rb") as f:
+                self.assertEqual(f.read(5), b"%PDF-", name)
+        self.assertEqual(sorted(self.manifest["figures"]), sorted(EXPECTED))
+
+    def test_malformed_folders_named_on_stderr_without_traceback(self):
+        for name in MALFORMED:
+            self.assertIn(os.path.join("runs", name), self.proc.stderr, name)
+        self.assertIn("bad JSON", self.proc.stderr)
+        self.assertIn("missing key 'count' in cell1", self.proc.stderr)
+        self.assertIn("cws_empty_metrics/metrics.jsonl: no records", self.proc.stderr)
+        self.assertNotIn("Traceback", self.proc.stderr + self.proc.stdout)
+        for name in ("fig3_gates_lm_broken_json", "fig3_gates_nmt_missing_keys", "fig4_arcs_nmt_missing_keys"):
+            self.assertFalse(os.path.exists(os.path.join(self.out, name + ".png")), name)
+
+    def test_fig3_title_shows_the_recorded_r(self):
+        g = fixture("runs", "nmt_atr", "gates.json")
+        panels = self.manifest["figures"]["fig3_gates_nmt_atr"]["panels"]
+        for cell in ("cell1", "cell2"):
+            r = g[cell]["pearson_r_positions"]
+            self.assertEqual(panels[cell]["pearson_r_positions"], r)
+            self.assertIn(f"Pearson r = {r:.4f}", panels[cell]["title"])
+            self.assertLess(r, 0)   # the ATR decoder's twin gates are negatively correlated
+        lm = fixture("runs", "lm_lstm_small", "gates.json")
+        top = self.manifest["figures"]["fig3_gates_lm_lstm_small"]["panels"]["top"]
+        self.assertEqual(top["pair"], ["i", "f"])
+        self.assertEqual(top["pearson_r_positions"], lm["pearson_r_positions"])
+
+    def test_fig4_arcs_of_the_fixture_sentence(self):
+        fig = self.manifest["figures"]["fig4_arcs_nmt_atr"]
+        self.assertEqual(fig["sentence"], 1)   # sentence 0 has 5 tokens; 1 is the first with 8-16
+        self.assertEqual([tuple(a) for a in fig["arcs"]],
+                         [("▁der", "<s>"), ("▁un", "▁der"), ("glück", "▁un"), ("lichen", "glück"), ("▁mann", "▁un"),
+                          ("▁über", "▁mann"), ("▁die", "▁über"), ("▁straße", "▁die")])
+
+    def test_memory_strip_from_memory_json(self):
+        m = fixture("runs", "classify_sst2_lrn", "memory.json")
+        fig = self.manifest["figures"]["memory_strip_classify_sst2_lrn"]
+        self.assertEqual(fig["sentence"], 0)   # the classify task puts the paper's example sentence first
+        self.assertEqual(fig["tokens"], m["sentences"][0]["tokens"])
+        self.assertEqual(fig["final_weights"], m["sentences"][0]["weights"])
+        self.assertTrue(fig["sources"][0].endswith("memory.json"))
+        nmt = self.manifest["figures"]["memory_strip_nmt_atr"]   # no memory.json: the dependencies' last row
+        g = fixture("runs", "nmt_atr", "gates.json")
+        self.assertEqual(nmt["final_weights"], g["dependencies"][1]["weights"][-1])
+
+    def test_learning_curves_keep_the_readable_lines(self):
+        runs = self.manifest["figures"]["learning_curves_lm"]["runs"]
+        self.assertEqual(sorted(runs), ["lm_atr_small", "lm_broken_json", "lm_lstm_small"])
+        self.assertEqual(runs["lm_broken_json"]["points"], 1)
+        nmt = self.manifest["figures"]["learning_curves_nmt"]["runs"]
+        self.assertEqual(nmt["nmt_atr"]["points"], 4)   # the resumed step-30 record replaces the first one
+
+
+class PureFunctions(unittest.TestCase):
+    def test_choose_arcs_hand_worked(self):
+        w = [[0.5],
+             [0.2, 0.6],
+             [0.3, 0.1, 0.9],            # the diagonal 0.9 is the largest but never chosen: k = 0
+             [0.05, 0.4, 0.4, 0.8],      # a tie: the first (k = 1)
+             [0.0, 0.0, 0.0, 0.0, 1.0]]  # no earlier weight: no arc
+        self.assertEqual(choose_arcs(w), [(1, 0, 0.2), (2, 0, 0.3), (3, 1, 0.4)])
+
+    def test_gate_title(self):
+        self.assertIn("i vs f: Pearson r = -0.9877 over positions, -0.500 over",
+                      gate_title("cell", ["i", "f"], -0.98765, -0.5))
+        self.assertIn("no Pearson r", gate_title("sru", None, None, None))
+
+    def test_read_panels_formats(self):
+        sru = {"cell": "sru", "count": [30.0, 30.0], "layer": "top", "mean": {"f": [0.6, 0.6], "r": [0.2, 0.3]}}
+        (_, _, p), = read_panels(sru)
+        self.assertIsNone(p["pair"])
+        self.assertEqual(read_panels({"cell": "gru", "note": "this cell records no gates"}), [])
+        with self.assertRaises(Bad):
+            read_panels({"cell": "lstm", "count": [1.0, 2.0], "mean": {"i": [0.5], "f": [0.5, 0.4]}, "pair": ["i", "f"],
+                         "pearson_r_positions": 0.1})
+
+    def test_read_memory_formats(self):
+        (tokens, w, _), = read_memory({"tokens": ["a", "b"], "weights": [0.2, 0.7]})   # a bare final-state vector
+        self.assertEqual(final_weights(w), [0.2, 0.7])
+        (tokens, w, meta), = read_memory({"sentences": [{"tokens": ["a", "b"], "weights": [0.1, 0.5],
+                                                         "weights_by_step": [[0.9], [0.1, 0.5]], "label": 1}]})
+        self.assertEqual(w, [[0.9, 0.0], [0.1, 0.5]])   # ragged rows k = 0..t padded
+        self.assertEqual((final_weights(w), meta), ([0.1, 0.5], {"label": 1}))
+        with self.assertRaises(Bad):
+            read_memory({"tokens": ["a", "b"], "weights": [0.2]})
+
+    def test_pick_sentence(self):
+        self.assertEqual(pick_sentence([5, 9, 12]), 1)
+        self.assertEqual(pick_sentence([3, 30, 20]), 2)   # none in 8-16: the closest (20)
+        self.assertEqual(pick_sentence([5, 9], 0), 0)
+        with self.assertRaises(Bad):
+            pick_sentence([5, 9], 2)
+
+    def test_tidy_curve_resume_and_restart(self):
+        rec = lambda s, e, v: {"step": s, "elapsed_s": e, "value": v}
+        # resumed from a checkpoint at step 20 (elapsed restored): the repeated step 30 supersedes the first
+        self.assertEqual(tidy_curve([rec(10, 10.0, 1), rec(20, 20.0, 2), rec(30, 31.0, 3), rec(30, 30.0, 4),
+                                     rec(40, 40.0, 5)]),
+                         [(10, 10.0, 1), (20, 20.0, 2), (30, 30.0, 4), (40, 40.0, 5)])
+        # a clock that restarted at 0: the earlier session's time is added
+        self.assertEqual(tidy_curve([rec(10, 10.0, 1), rec(20, 20.0, 2), rec(30, 5.0, 3), rec(40, 15.0, 4)]),
+                         [(10, 10.0, 1), (20, 20.0, 2), (30, 25.0, 3), (40, 35.0, 4)])
+
+    def test_missing_runs_folder_is_reported(self):
+        report = Report(tempfile.gettempdir())
+        self.assertIsNone(report.guard("no/such/runs", run_dirs, "no/such/runs"))
+        self.assertEqual(report.problems, 1)
+        self.assertEqual(report.skipped[0], ("no/such/runs", "folder missing"))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
