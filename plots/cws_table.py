@@ -1,40 +1,106 @@
 #!/usr/bin/env python3
-"""results/runs/cws_*/ -> results/cws.md: the CWS table (the ATR paper's Table 7), built only from committed
-run files (tools/collect_run.sh copies summary, config and metrics).
+"""results/runs/cws_*/ -> results/cws.md (+ results/cws.csv): the CWS table (the ATR paper's Table 7), built
+only from committed run files (tools/collect_run.sh copies summary, config and metrics).
 
 Per run: corpus and protocol, cell, objective, parameters, test P / R / F1, OOV rate, OOV and IV recall
 (SIGHAN `score` definitions), training characters/s, epochs; the paper's MSRA numbers beside (standard
 protocol, full training set), and the check issue 6 asks for: ATR's F1 against the better of GRU and LSTM.
 
 usage: cws_table.py [--runs results/runs] [--out results/cws.md]   (stdlib only)
+
+A run folder that cannot be read is reported on stderr and left out (plots/run_files.py).
 """
 import argparse
-import glob
-import json
 import os
 
-from run_files import epochs_run, first_command, write_table
+from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
+                       read_command, read_json, read_metrics, write_csv, write_table)
+
+SCRIPT = "cws_table.py"
 
 # Quoted from the ATR paper (Zhang et al. 2018), Table 7: MSRA test P / R / F (standard protocol, full
 # 86,924-sentence training set; first 90 % train, last 10 % dev).
 PAPER_MSRA = {"lstm": (95.5, 94.9, 95.2), "gru": (95.2, 95.1, 95.1), "atr": (95.3, 95.1, 95.2)}
 
 
-
 def pct(x):
     return f"{100 * x:.2f}" if isinstance(x, (int, float)) else "–"
 
 
+def pct_csv(x):
+    return f"{100 * x:.2f}" if isinstance(x, (int, float)) else ""
+
+
 def load_run(d):
-    s = json.load(open(os.path.join(d, "summary.json")))
-    cfg = json.load(open(os.path.join(d, "config.resolved.json")))
+    s = read_json(os.path.join(d, "summary.json"))
+    cfg = read_json(os.path.join(d, "config.resolved.json"))
+    metrics = read_metrics(d)
+    cmd, _ = read_command(d)
     model, data = cfg.get("model", {}), cfg.get("data", {})
-    corpus = os.path.basename(data.get("dir", "")).split("_")[0]
-    return {"run": os.path.basename(d), "corpus": corpus, "protocol": data.get("protocol", "?"),
-            "cell": model.get("cell", {}).get("type", "?"), "objective": model.get("objective", "hinge"),
-            "params": s.get("params"), "test": s.get("test", {}), "dev": s.get("dev", {}),
-            "cps": s.get("train_units_per_s"), "epochs": epochs_run(d, s), "stop": s.get("stop_reason"),
-            "cmd": first_command(d)}
+    if not isinstance(model.get("cell", {}), dict):
+        raise RunError(os.path.join(d, "config.resolved.json"), "'model.cell' is not an object")
+    corpus = os.path.basename(str(data.get("dir", ""))).split("_")[0]
+    t, dev = s["test"], s.get("dev", {})
+    r = {"run": os.path.basename(d), "dir": d, "corpus": corpus, "protocol": str(data.get("protocol", "?")),
+         "cell": model.get("cell", {}).get("type", "?"), "key": cell_key(model.get("cell", {})),
+         "objective": model.get("objective", "hinge"), "params": s["params"], "test": t, "dev": dev,
+         "f1": number_or_none(t.get("f1")), "cps": s.get("train_units_per_s"),
+         "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0), "stop": s.get("stop_reason"),
+         "cmd": cmd}
+    p = PAPER_MSRA.get(r["cell"]) if corpus == "msr" and r["objective"] == "hinge" else None
+    r["md"] = (f"| {r['cell']} | {r['objective']} | {r['params']:,} | {pct(t.get('precision'))} | "
+               f"{pct(t.get('recall'))} | {pct(t.get('f1'))} | {pct(t.get('oov_rate'))} | "
+               f"{pct(t.get('oov_recall'))} | {pct(t.get('iv_recall'))} | {pct(dev.get('f1'))} | "
+               f"{r['cps']:,.0f} | {r['epochs']} ({r['stop']}) | "
+               f"{' / '.join(str(x) for x in p) if p else ''} | {r['protocol']} |")
+    r["csv"] = [corpus, r["key"], r["objective"], r["params"], pct_csv(t.get("precision")), pct_csv(t.get("recall")),
+                pct_csv(t.get("f1")), pct_csv(t.get("oov_rate")), pct_csv(t.get("oov_recall")),
+                pct_csv(t.get("iv_recall")), pct_csv(dev.get("f1")), f"{r['cps']:.0f}", r["epochs"], r["stop"],
+                *(p if p else ("", "", "")), r["protocol"], r["run"], r["cmd"]]
+    return r
+
+
+def load(runs_dir):
+    """Every readable cws_* run folder of runs_dir (the others reported on stderr)."""
+    return load_runs(runs_dir, "cws_", load_run, SCRIPT)
+
+
+CSV_HEADER = ["corpus", "cell", "objective", "params", "test_precision", "test_recall", "test_f1", "test_oov_rate",
+              "test_oov_recall", "test_iv_recall", "dev_f1", "train_chars_s", "epochs", "stop_reason",
+              "paper_msra_precision", "paper_msra_recall", "paper_msra_f1", "protocol", "run", "command"]
+
+
+def write(rows, out):
+    """results/cws.md and results/cws.csv from load()'s rows; returns the paths written."""
+    csv_file = csv_path(out)
+    lines = ["# Chinese word segmentation: character BiRNN-CRF (the ATR paper's Table 7)", "",
+             "Test precision / recall / F1 (%), OOV rate and OOV / IV recall with the SIGHAN bakeoff `score` "
+             "definitions, of the best-dev-F1 model; training characters/s of the run (1 thread, other jobs on "
+             "the machine). The protocol of every row is named in its own column: our corpora lack the SIGHAN-2005 "
+             "training sets, so the rows use the in-house protocol (b) unless they say otherwise, and are not "
+             "comparable to the paper's standard-protocol numbers beside them.",
+             "Generated by `python3 plots/cws_table.py` from `results/runs/cws_*`. " + csv_note([csv_file], out), ""]
+    ordered = []
+    for corpus in sorted({r["corpus"] for r in rows}) or ["msr"]:
+        rs = sorted((r for r in rows if r["corpus"] == corpus), key=lambda r: -(r["f1"] or 0))
+        ordered += rs
+        lines += [f"## {corpus.upper()}", "",
+                  "| cell | objective | params | P | R | F1 | OOV rate | OOV recall | IV recall | dev F1 | train chars/s "
+                  "| epochs | paper MSRA P / R / F | protocol |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
+        lines += [r["md"] for r in rs]
+        if not rs:
+            lines.append("| (no finished run committed yet) | | | | | | | | | | | | | |")
+        hinge = {r["cell"]: r["f1"] for r in rs if r["objective"] == "hinge" and isinstance(r["f1"], (int, float))}
+        if "atr" in hinge and ("gru" in hinge or "lstm" in hinge):
+            best = max((c for c in ("gru", "lstm") if c in hinge), key=lambda c: hinge[c])
+            gap = 100 * (hinge["atr"] - hinge[best])
+            lines += ["", f"ATR F1 − {best.upper()} F1 (the better of GRU and LSTM) = {gap:+.2f} points "
+                          f"({'within' if gap >= -0.5 else 'outside'} the 0.5-point band of issue 6)."]
+        lines.append("")
+    write_table(out, lines, sorted(rows, key=lambda r: r["run"]), SCRIPT)
+    write_csv(csv_file, CSV_HEADER, [r["csv"] for r in ordered])
+    return [out, csv_file]
 
 
 def main():
@@ -42,38 +108,9 @@ def main():
     ap.add_argument("--runs", default="results/runs")
     ap.add_argument("--out", default="results/cws.md")
     a = ap.parse_args()
-    rows = [load_run(d) for d in sorted(glob.glob(os.path.join(a.runs, "cws_*")))]
-    out = ["# Chinese word segmentation: character BiRNN-CRF (the ATR paper's Table 7)", "",
-           "Test precision / recall / F1 (%), OOV rate and OOV / IV recall with the SIGHAN bakeoff `score` "
-           "definitions, of the best-dev-F1 model; training characters/s of the run (1 thread, other jobs on "
-           "the machine). The protocol of every row is named in its own column: our corpora lack the SIGHAN-2005 "
-           "training sets, so the rows use the in-house protocol (b) unless they say otherwise, and are not "
-           "comparable to the paper's standard-protocol numbers beside them.",
-           "Generated by `python3 plots/cws_table.py` from `results/runs/cws_*`.", ""]
-    for corpus in sorted({r["corpus"] for r in rows}) or ["msr"]:
-        rs = [r for r in rows if r["corpus"] == corpus]
-        out += [f"## {corpus.upper()}", "",
-                "| cell | objective | params | P | R | F1 | OOV rate | OOV recall | IV recall | dev F1 | train chars/s "
-                "| epochs | paper MSRA P / R / F | protocol |",
-                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
-        for r in sorted(rs, key=lambda r: -(r["test"].get("f1") or 0)):
-            t = r["test"]
-            p = PAPER_MSRA.get(r["cell"]) if corpus == "msr" and r["objective"] == "hinge" else None
-            out.append(f"| {r['cell']} | {r['objective']} | {r['params']:,} | {pct(t.get('precision'))} | "
-                       f"{pct(t.get('recall'))} | {pct(t.get('f1'))} | {pct(t.get('oov_rate'))} | "
-                       f"{pct(t.get('oov_recall'))} | {pct(t.get('iv_recall'))} | {pct(r['dev'].get('f1'))} | "
-                       f"{r['cps']:,.0f} | {r['epochs']} ({r['stop']}) | "
-                       f"{' / '.join(str(x) for x in p) if p else ''} | {r['protocol']} |")
-        if not rs:
-            out.append("| (no finished run committed yet) | | | | | | | | | | | | | |")
-        hinge = {r["cell"]: r["test"].get("f1") for r in rs if r["objective"] == "hinge"}
-        if "atr" in hinge and ("gru" in hinge or "lstm" in hinge):
-            best = max((c for c in ("gru", "lstm") if c in hinge), key=lambda c: hinge[c])
-            gap = 100 * (hinge["atr"] - hinge[best])
-            out += ["", f"ATR F1 − {best.upper()} F1 (the better of GRU and LSTM) = {gap:+.2f} points "
-                        f"({'within' if gap >= -0.5 else 'outside'} the 0.5-point band of issue 6)."]
-        out.append("")
-    write_table(a.out, out, rows, "cws_table.py")
+    if not os.path.isdir(a.runs):
+        ap.error(f"--runs {a.runs}: no such directory")
+    write(load(a.runs), a.out)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""results/runs/nmt_*/ (+ results/nmt_extra/*.json) -> results/nmt.md: the translation table, built only from
-committed run files (tools/collect_run.sh copies summary, config, metrics and gate statistics).
+"""results/runs/nmt_*/ (+ results/nmt_extra/*.json) -> results/nmt.md (+ results/nmt.csv, nmt_ensembles.csv):
+the translation table, built only from committed run files (tools/collect_run.sh copies summary, config,
+metrics and gate statistics).
 
 Per system: parameters, test2016 BLEU (tokenised, multi-bleu convention, lowercased) and sacreBLEU (13a, on
 detokenised output against the raw references, lc), the same on newstest2014, training tokens/s of the run,
@@ -9,20 +10,26 @@ paper's WMT14 numbers (Table 2 and 4) beside. results/nmt_extra/*.json are `nmt 
 (ensembles, averaged checkpoints) shown in a second table.
 
 usage: nmt_table.py [--runs results/runs] [--extra results/nmt_extra] [--out results/nmt.md]   (stdlib only)
+
+A run folder or extra file that cannot be read is reported on stderr and left out (plots/run_files.py).
 """
 import argparse
 import glob
-import json
 import os
+import re
 
-from run_files import epochs_run
+from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
+                       optional_json, read_command, read_json, read_metrics, report, write_csv, write_text)
+
+SCRIPT = "nmt_table.py"
 
 # Quoted from the ATR paper (Zhang et al. 2018), Table 2 (WMT14 En-De, 4.5M pairs, case-sensitive BLEU tok/detok,
 # newstest2014) and Table 4 (params, train words/s on a GTX TITAN X).
 PAPER = {"gru": ("22.54 / 22.06", "83.5M", 1996), "lstm": ("22.96 / 22.39", "93.3M", 1919),
          "ran": ("22.14 / 21.40", "79.5M", 2192), "atr": ("22.48 / 21.99", "67.8M", 2518),
          "atr_ca": ("23.31 / 22.70", "63.1M", 3993), "atr_deep": ("24.16 / 23.59 (GNMT+ATR)", "", None)}
-
+# Table 2's ensemble: RNNSearch + ATR + CA, 8 models (tok / detok).
+PAPER_ENSEMBLE = "RNNSearch + ATR + CA, ensemble of 8: 24.97 / 24.33 (single model 23.31 / 22.70)"
 
 
 def system_name(model):
@@ -39,75 +46,137 @@ def fmt(x, spec="{:.2f}"):
     return spec.format(x) if isinstance(x, (int, float)) else "–"
 
 
+def plain(x, spec="{:.2f}"):
+    """The CSV twin of fmt(): the same rounding, no thousands separators, "" when missing."""
+    return spec.replace(",", "").format(x) if isinstance(x, (int, float)) else ""
+
+
+def numbers(text):
+    return [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text or "")]
+
+
+def load_run(d):
+    s = read_json(os.path.join(d, "summary.json"))
+    e = optional_json(os.path.join(d, "eval.json"), SCRIPT)   # a later --eval-only (e.g. a newer binary's
+    for k in ("translations", "decoder_gates"):               # gate analysis) adds to it
+        if e and k in e:
+            s[k] = e[k]
+    cfg = read_json(os.path.join(d, "config.resolved.json"))
+    metrics = read_metrics(d)
+    cmd, _ = read_command(d)
+    model = cfg.get("model", cfg.get("typed", {}).get("model", {}))
+    if not model:
+        raise RunError(os.path.join(d, "config.resolved.json"), "missing key 'model'")
+    tr = s.get("translations", {})
+    data = cfg.get("data", {})
+    test = data.get("test", "test2016")
+    t, t1, nt = tr.get(test, {}), tr.get(test + "_beam1", {}), tr.get("newstest2014", {})
+    gates = s.get("decoder_gates", {})
+    r = {"run": os.path.basename(d), "dir": d, "system": system_name(model), "key": cell_key(model["cell"]),
+         "plain": model.get("encoder", "default") != "ca" and model.get("encoder_layers", 1) == 1
+         and model.get("decoder_layers", 1) == 1,
+         "test_set": test, "params": s.get("params"),
+         "bleu": t.get("bleu"), "sacre": t.get("sacrebleu"), "nt_bleu": nt.get("bleu"),
+         "nt_sacre": nt.get("sacrebleu"), "wps": s.get("train_units_per_s"),
+         "dec1": t1.get("decode_tokens_s"), "dec10": t.get("decode_tokens_s"),
+         "r1": gates.get("cell1", {}).get("pearson_r_positions"),
+         "r2": gates.get("cell2", {}).get("pearson_r_positions"),
+         "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0),
+         "stop": s.get("stop_reason"), "cmd": cmd, "sig": str(t.get("sacrebleu_signature", ""))}
+    for k in ("params", "bleu", "sacre", "nt_bleu", "nt_sacre", "wps", "dec1", "dec10", "r1", "r2"):
+        r[k] = number_or_none(r[k])
+    p = PAPER.get(r["system"], ("", "", None))
+    r["md"] = (f"| {r['system']} | {fmt(r['params'], '{:,}')} | {fmt(r['bleu'])} | {fmt(r['sacre'])} | "
+               f"{fmt(r['nt_bleu'])} / {fmt(r['nt_sacre'])} | {fmt(r['wps'], '{:,.0f}')} | "
+               f"{fmt(r['dec1'], '{:,.0f}')} / {fmt(r['dec10'], '{:,.0f}')} | {fmt(r['r1'], '{:.3f}')} / "
+               f"{fmt(r['r2'], '{:.3f}')} | {r['epochs']} ({r['stop']}) | {p[0]} | "
+               f"{p[1]}{', ' + str(p[2]) if p[2] else ''} |")
+    tok = numbers(p[0])
+    r["csv"] = [r["system"], r["key"], plain(r["params"], "{}"), plain(r["bleu"]), plain(r["sacre"]),
+                plain(r["nt_bleu"]), plain(r["nt_sacre"]), plain(r["wps"], "{:.0f}"), plain(r["dec1"], "{:.0f}"),
+                plain(r["dec10"], "{:.0f}"), plain(r["r1"], "{:.3f}"), plain(r["r2"], "{:.3f}"), r["epochs"],
+                r["stop"], *(f"{x:.2f}" for x in tok[:2]), *([""] * (2 - len(tok[:2]))),
+                p[1][:-1] if p[1] else "", p[2] or "", r["run"], r["cmd"]]
+    return r
+
+
+def load(runs_dir):
+    """Every readable nmt_* run folder of runs_dir (the others reported on stderr)."""
+    return load_runs(runs_dir, "nmt_", load_run, SCRIPT)
+
+
+def load_extra(extra_dir):
+    """The readable results/nmt_extra/*.json files, as (name, object) (the others reported on stderr)."""
+    out = []
+    for f in sorted(glob.glob(os.path.join(extra_dir, "*.json"))):
+        try:
+            e = read_json(f)
+            models = e.get("models", [])
+            if not isinstance(models, list):
+                raise RunError(f, "'models' is not a list")
+            row = (f"| {os.path.basename(f)[:-5]} | {', '.join(str(m) for m in models)} | {e.get('beam')} | "
+                   f"{fmt(e.get('bleu'))} | {fmt(e.get('sacrebleu'))} | `{e.get('command', '')}` |")
+            out.append({"md": row, "csv": [os.path.basename(f)[:-5], "; ".join(str(m) for m in models),
+                                           e.get("beam"), plain(e.get("bleu")), plain(e.get("sacrebleu")),
+                                           e.get("split", ""), e.get("command", "")]})
+        except RunError as err:
+            report(SCRIPT, err.path, err.what)
+    return out
+
+
+CSV_HEADER = ["system", "cell", "params", "test2016_bleu", "test2016_sacrebleu", "newstest2014_bleu",
+              "newstest2014_sacrebleu", "train_tok_s", "decode_tok_s_beam1", "decode_tok_s_beam10",
+              "r_if_positions_cell1", "r_if_positions_cell2", "epochs", "stop_reason", "paper_wmt14_bleu_tok",
+              "paper_wmt14_bleu_detok", "paper_params_M", "paper_train_words_s", "run", "command"]
+CSV_EXTRA_HEADER = ["what", "models", "beam", "bleu", "sacrebleu", "split", "command"]
+
+
+def write(rows, extra, out):
+    """results/nmt.md, nmt.csv and (with extra rows) nmt_ensembles.csv; returns the paths written."""
+    csv_runs, csv_extra = csv_path(out), csv_path(out, "_ensembles")
+    lines = ["# NMT: RNNSearch on Multi30k En→De (reduced-scale reproduction of the ATR paper's §4)", "",
+             "Ours: trained on Multi30k (29,000 pairs; the paper used WMT14's 4.5M), joint SentencePiece BPE 8k on",
+             "the lowercased Moses-tokenised text, beam 10 with length normalisation, best dev (val) BLEU model.",
+             "BLEU = tokenised multi-bleu convention on the tokenised lowercased references; sacreBLEU = 13a on",
+             "the detokenised output against the raw references, lowercased (the models output lowercase).",
+             "newstest2014 is out-of-domain here (news vs image captions). Train tokens/s are the runs' own",
+             "(1 thread, other jobs on the machine); `results/speed/nmt.md` has the controlled speed comparison.",
+             "Generated by `python3 plots/nmt_table.py` from `results/runs/nmt_*`. "
+             + csv_note([csv_runs] + ([csv_extra] if extra else []), out), "",
+             "| system | params | test2016 BLEU | test2016 sacreBLEU | newstest2014 BLEU / sacreBLEU | train tok/s "
+             "| decode tok/s beam 1 / 10 | r(i,f) cell1 / cell2 | epochs | paper WMT14 tok / detok | paper params, train w/s |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
+    rows = sorted(rows, key=lambda r: -(r["bleu"] or 0))
+    lines += [r["md"] for r in rows]
+    if not rows:
+        lines.append("| (no finished run committed yet) | | | | | | | | | | |")
+    sigs = sorted({r["sig"] for r in rows if r["sig"]})
+    if sigs:
+        lines += ["", "sacreBLEU signature: " + "; ".join(f"`{s}`" for s in sigs)]
+    if extra:
+        lines += ["", "## Ensembles and checkpoint averaging (test2016, `nmt translate --split ... --scores`)", "",
+                  "| what | models | beam | BLEU | sacreBLEU | command |", "|---|---|---:|---:|---:|---|"]
+        lines += [e["md"] for e in extra]
+        lines += ["", f"The paper (Table 2, WMT14 En-De, case-sensitive tok / detok BLEU): {PAPER_ENSEMBLE}."]
+    lines += ["", "Commands (the one that started each run):", ""]
+    lines += [f"- `{r['run']}`: `{r['cmd']}`" for r in sorted(rows, key=lambda r: r["run"])]
+    write_text(out, "\n".join(lines) + "\n")
+    written = [out, write_csv(csv_runs, CSV_HEADER, [r["csv"] for r in rows])]
+    if extra:
+        written.append(write_csv(csv_extra, CSV_EXTRA_HEADER, [e["csv"] for e in extra]))
+    print(f"{SCRIPT}: wrote {', '.join(written)} ({len(rows)} runs, {len(extra)} extra)")
+    return written
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", default="results/runs")
     ap.add_argument("--extra", default="results/nmt_extra")
     ap.add_argument("--out", default="results/nmt.md")
     a = ap.parse_args()
-    rows = []
-    for d in sorted(glob.glob(os.path.join(a.runs, "nmt_*"))):
-        s = json.load(open(os.path.join(d, "summary.json")))
-        ev = os.path.join(d, "eval.json")   # a later --eval-only (e.g. a newer binary's gate analysis) adds to it
-        if os.path.exists(ev):
-            e = json.load(open(ev))
-            for k in ("translations", "decoder_gates"):
-                if k in e:
-                    s[k] = e[k]
-        cfg = json.load(open(os.path.join(d, "config.resolved.json")))
-        model = cfg.get("model", cfg.get("typed", {}).get("model", {}))
-        tr = s.get("translations", {})
-        data = cfg.get("data", {})
-        test = data.get("test", "test2016")
-        t, t1, nt = tr.get(test, {}), tr.get(test + "_beam1", {}), tr.get("newstest2014", {})
-        gates = s.get("decoder_gates", {})
-        cmd = open(os.path.join(d, "command.txt")).read().splitlines()[0] if os.path.exists(
-            os.path.join(d, "command.txt")) else ""
-        rows.append({"run": os.path.basename(d), "system": system_name(model), "params": s.get("params"),
-                     "bleu": t.get("bleu"), "sacre": t.get("sacrebleu"), "nt_bleu": nt.get("bleu"),
-                     "nt_sacre": nt.get("sacrebleu"), "wps": s.get("train_units_per_s"),
-                     "dec1": t1.get("decode_tokens_s"), "dec10": t.get("decode_tokens_s"),
-                     "r1": gates.get("cell1", {}).get("pearson_r_positions"),
-                     "r2": gates.get("cell2", {}).get("pearson_r_positions"),
-                     "epochs": epochs_run(d, s), "stop": s.get("stop_reason"), "cmd": cmd,
-                     "sig": t.get("sacrebleu_signature", "")})
-    out = ["# NMT: RNNSearch on Multi30k En→De (reduced-scale reproduction of the ATR paper's §4)", "",
-           "Ours: trained on Multi30k (29,000 pairs; the paper used WMT14's 4.5M), joint SentencePiece BPE 8k on",
-           "the lowercased Moses-tokenised text, beam 10 with length normalisation, best dev (val) BLEU model.",
-           "BLEU = tokenised multi-bleu convention on the tokenised lowercased references; sacreBLEU = 13a on",
-           "the detokenised output against the raw references, lowercased (the models output lowercase).",
-           "newstest2014 is out-of-domain here (news vs image captions). Train tokens/s are the runs' own",
-           "(1 thread, other jobs on the machine); `results/speed/nmt.md` has the controlled speed comparison.",
-           "Generated by `python3 plots/nmt_table.py` from `results/runs/nmt_*`.", "",
-           "| system | params | test2016 BLEU | test2016 sacreBLEU | newstest2014 BLEU / sacreBLEU | train tok/s "
-           "| decode tok/s beam 1 / 10 | r(i,f) cell1 / cell2 | epochs | paper WMT14 tok / detok | paper params, train w/s |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
-    for r in sorted(rows, key=lambda r: -(r["bleu"] or 0)):
-        p = PAPER.get(r["system"], ("", "", None))
-        out.append(f"| {r['system']} | {fmt(r['params'], '{:,}')} | {fmt(r['bleu'])} | {fmt(r['sacre'])} | "
-                   f"{fmt(r['nt_bleu'])} / {fmt(r['nt_sacre'])} | {fmt(r['wps'], '{:,.0f}')} | "
-                   f"{fmt(r['dec1'], '{:,.0f}')} / {fmt(r['dec10'], '{:,.0f}')} | {fmt(r['r1'], '{:.3f}')} / "
-                   f"{fmt(r['r2'], '{:.3f}')} | {r['epochs']} ({r['stop']}) | {p[0]} | "
-                   f"{p[1]}{', ' + str(p[2]) if p[2] else ''} |")
-    if not rows:
-        out.append("| (no finished run committed yet) | | | | | | | | | | |")
-    sigs = sorted({r["sig"] for r in rows if r["sig"]})
-    if sigs:
-        out += ["", "sacreBLEU signature: " + "; ".join(f"`{s}`" for s in sigs)]
-    extra = sorted(glob.glob(os.path.join(a.extra, "*.json")))
-    if extra:
-        out += ["", "## Ensembles and checkpoint averaging (test2016, `nmt translate --split ... --scores`)", "",
-                "| what | models | beam | BLEU | sacreBLEU | command |", "|---|---|---:|---:|---:|---|"]
-        for f in extra:
-            e = json.load(open(f))
-            out.append(f"| {os.path.basename(f)[:-5]} | {', '.join(e.get('models', []))} | {e.get('beam')} | "
-                       f"{fmt(e.get('bleu'))} | {fmt(e.get('sacrebleu'))} | `{e.get('command', '')}` |")
-    out += ["", "Commands (the one that started each run):", ""]
-    out += [f"- `{r['run']}`: `{r['cmd']}`" for r in rows]
-    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    with open(a.out, "w") as f:
-        f.write("\n".join(out) + "\n")
-    print(f"nmt_table.py: wrote {a.out} ({len(rows)} runs, {len(extra)} extra)")
+    if not os.path.isdir(a.runs):
+        ap.error(f"--runs {a.runs}: no such directory")
+    write(load(a.runs), load_extra(a.extra), a.out)
 
 
 if __name__ == "__main__":

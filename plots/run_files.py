@@ -1,14 +1,127 @@
-"""Helpers the results-table scripts share for reading committed run folders (results/runs/<name>/)."""
+"""Helpers the results-table scripts share for reading committed run folders (results/runs/<name>/) and
+writing tables (markdown and CSV). Standard library only.
+
+A run folder that cannot be read (a required file missing, broken JSON, a missing key, no dev record in its
+metrics) is reported on stderr with its path and what was wrong, and left out of the tables: `load_runs`
+catches it; no table script lets a traceback out for bad input. Required files: summary.json,
+config.resolved.json, metrics.jsonl (with at least one dev record) and command.txt; optional ones (eval.json,
+gates.json) are ignored, with a report, when broken.
+"""
+import csv
+import glob
+import io
 import json
 import os
+import sys
 
 
-def epochs_run(d, summary):
-    """Epochs evaluated over every invocation of the run (summary.json's epochs_done counts the last one only)."""
-    path = os.path.join(d, "metrics.jsonl")
+class RunError(Exception):
+    """What is wrong with one file of a run folder (or with a speed/extra JSON file)."""
+
+    def __init__(self, path, what):
+        super().__init__(f"{path}: {what}")
+        self.path, self.what = path, what
+
+
+class JDict(dict):
+    """A JSON object that remembers its file: a missing key raises RunError naming the file and the key."""
+
+    def __init__(self, path, pairs=()):
+        super().__init__(pairs)
+        self.path = path
+
+    def __missing__(self, key):
+        raise RunError(self.path, f"missing key {key!r}")
+
+
+def report(script, path, what, action="skipped"):
+    print(f"{script}: {action} {path}: {what}", file=sys.stderr)
+
+
+def read_json(path):
+    """The JSON object in `path` (a JDict); RunError if the file is missing, unreadable, broken or no object."""
+    if not os.path.isfile(path):
+        raise RunError(path, "file missing")
+    try:
+        with open(path, encoding="utf-8") as f:
+            obj = json.load(f, object_pairs_hook=lambda pairs: JDict(path, pairs))
+    except json.JSONDecodeError as e:
+        raise RunError(path, f"broken JSON ({e})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RunError(path, f"cannot read ({e})") from None
+    if not isinstance(obj, dict):
+        raise RunError(path, f"not a JSON object (a {type(obj).__name__})")
+    return obj
+
+
+def optional_json(path, script):
+    """read_json(path) if the file exists; None if it does not, or (reported on stderr) if it is broken."""
     if not os.path.exists(path):
-        return summary.get("epochs_done")
-    return max((json.loads(l).get("epoch", 0) for l in open(path) if '"dev"' in l), default=0)
+        return None
+    try:
+        return read_json(path)
+    except RunError as e:
+        report(script, e.path, e.what, "ignored")
+        return None
+
+
+def read_metrics(d):
+    """Every record of <d>/metrics.jsonl; RunError if it is missing, empty, has a broken line or no dev record."""
+    path = os.path.join(d, "metrics.jsonl")
+    if not os.path.isfile(path):
+        raise RunError(path, "file missing")
+    recs = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    r = json.loads(line, object_pairs_hook=lambda pairs: JDict(f"{path} line {n}", pairs))
+                except json.JSONDecodeError as e:
+                    raise RunError(path, f"broken JSON on line {n} ({e})") from None
+                if not isinstance(r, dict):
+                    raise RunError(path, f"line {n} is not a JSON object")
+                recs.append(r)
+    except (OSError, UnicodeDecodeError) as e:
+        raise RunError(path, f"cannot read ({e})") from None
+    if not recs:
+        raise RunError(path, "empty (no records)")
+    if not any(r.get("split") == "dev" for r in recs):
+        raise RunError(path, "no dev record (the run never evaluated)")
+    return recs
+
+
+def dev_records(metrics):
+    return [r for r in metrics if r.get("split") == "dev"]
+
+
+def epochs_run(d, summary, metrics=None):
+    """Epochs evaluated over every invocation of the run (summary.json's epochs_done counts the last one only)."""
+    if metrics is None:
+        path = os.path.join(d, "metrics.jsonl")
+        if not os.path.exists(path):
+            return summary.get("epochs_done")
+        metrics = [json.loads(l) for l in open(path) if '"dev"' in l]
+    return max((r.get("epoch", 0) for r in dev_records(metrics)), default=0)
+
+
+def read_command(d):
+    """(the command that started the run, how many invocations command.txt records); RunError if missing/empty.
+
+    command.txt holds one block per invocation: the command line, then `# cwd:`, `# config:`... comments."""
+    path = os.path.join(d, "command.txt")
+    if not os.path.isfile(path):
+        raise RunError(path, "file missing")
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise RunError(path, f"cannot read ({e})") from None
+    first = next((l for l in lines if l.strip() and not l.startswith("#")), "")
+    if not first:
+        raise RunError(path, "no command in it")
+    return first, max(1, sum(1 for l in lines if l.startswith("# cwd:")))
 
 
 def first_command(d):
@@ -17,10 +130,107 @@ def first_command(d):
     return open(path).read().splitlines()[0] if os.path.exists(path) else ""
 
 
+def load_runs(runs_dir, prefix, loader, script):
+    """[loader(d) for every folder runs_dir/<prefix>*], leaving out (and reporting) the ones that fail."""
+    rows = []
+    for d in sorted(glob.glob(os.path.join(runs_dir, prefix + "*"))):
+        if not os.path.isdir(d):
+            continue
+        try:
+            rows.append(loader(d))
+        except RunError as e:
+            report(script, d, f"{os.path.relpath(e.path, d) if e.path.startswith(d) else e.path}: {e.what}")
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError, OSError) as e:
+            report(script, d, f"unexpected content ({type(e).__name__}: {e})")
+    return rows
+
+
+def number_or_none(x):
+    """x if it is a number (not a bool), else None: table values a run may lack or hold in a wrong type."""
+    return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def num(x, digits=None, scale=1.0):
+    """x as a plain CSV number (rounded to `digits` decimals, no separators), "" when missing."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return ""
+    x = x * scale
+    if digits is None:
+        return str(int(x)) if float(x).is_integer() else repr(float(x))
+    return f"{x:.{digits}f}"
+
+
+def _write_atomic(path, text):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def write_text(path, text):
+    _write_atomic(path, text)
+
+
+def write_csv(path, header, rows):
+    """One CSV table: a header row, then `rows` (lists of plain values; None -> empty)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    for r in rows:
+        w.writerow(["" if v is None else v for v in r])
+    _write_atomic(path, buf.getvalue())
+    return path
+
+
+def csv_path(md_path, suffix=""):
+    """results/nmt.md -> results/nmt.csv (suffix "_ensembles": results/nmt_ensembles.csv)."""
+    return os.path.splitext(md_path)[0] + suffix + ".csv"
+
+
+def csv_note(paths, md_path):
+    names = ", ".join(f"`{os.path.relpath(p, os.path.dirname(md_path) or '.')}`" for p in paths)
+    return f"The same numbers as CSV beside this file: {names}."
+
+
 def write_table(path, lines, rows, script):
     """Appends every run's starting command to `lines` and writes them to `path`."""
     lines = lines + ["Commands (the one that started each run):", ""] + [f"- `{r['run']}`: `{r['cmd']}`" for r in rows]
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print(f"{script}: wrote {path} ({len(rows)} runs)")
+    if not rows:
+        lines.append("- (no run yet)")
+    _write_atomic(path, "\n".join(lines) + "\n")
+    print(f"{script}: wrote {path} and {csv_path(path)} ({len(rows)} runs)")
+
+
+# The cells in the order the tables list them (the ATR paper's, then the others); variants follow their cell.
+CELL_ORDER = ["atr", "gru", "lstm", "lrn", "ran", "sru"]
+
+
+def cell_key(cell):
+    """A short name for a resolved `model.cell` config: the type, then every non-default variant
+    (e.g. atr_tanh for `output: tanh`, ran_identity for `content: identity`, lrn_ln for layer norm)."""
+    key = str(cell.get("type", "?"))
+    if cell.get("output", "default") != "default":
+        key += "_" + str(cell["output"])
+    if cell.get("content", "default") not in ("default", "linear"):
+        key += "_" + str(cell["content"])
+    if cell.get("layer_norm"):
+        key += "_ln"
+    if cell.get("input_tanh"):
+        key += "_input_tanh"
+    if cell.get("coupled"):
+        key += "_coupled"
+    if cell.get("bias", "default") != "default":
+        key += "_bias_" + str(cell["bias"])
+    if cell.get("forget_bias", 0.0):
+        key += f"_fb{cell['forget_bias']:g}"
+    if cell.get("gru_reset_after") is False and key.startswith("gru"):
+        key += "_reset_before"
+    if cell.get("transitions", 1) != 1:
+        key += f"_t{cell['transitions']}"
+    return key
+
+
+def cell_sort_key(key):
+    base = key.split("_")[0]
+    return (CELL_ORDER.index(base) if base in CELL_ORDER else len(CELL_ORDER), base, key != base, key)

@@ -1,27 +1,107 @@
 #!/usr/bin/env python3
-"""results/runs/snli_*/ -> results/snli.md: the NLI table (the ATR paper's Table 6), built only from committed
-run files (tools/collect_run.sh copies summary, config and metrics).
+"""results/runs/snli_*/ -> results/snli.md (+ results/snli.csv): the NLI table (the ATR paper's Table 6), built
+only from committed run files (tools/collect_run.sh copies summary, config and metrics).
 
 Per run: protocol, model kind, cell, parameters with and without embeddings, train / dev / test accuracy of the
 best-dev model, training pairs/s; the paper's Table 6 beside; the majority-class accuracy of each test set
-(from the run's own confusion matrix) and the parameter ratio ATR / GRU that issue 7 asks about.
+(from the run's own confusion matrix) and the parameter ratio ATR / GRU that issue 7 asks about. With no run
+committed yet the table is still written, with one row saying so (as every task table does).
 
 usage: snli_table.py [--runs results/runs] [--out results/snli.md]   (stdlib only)
+
+A run folder that cannot be read is reported on stderr and left out (plots/run_files.py).
 """
 import argparse
-import glob
-import json
 import os
 
-from run_files import epochs_run, first_command, write_table
+from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
+                       read_command, read_json, read_metrics, write_csv, write_table)
+
+SCRIPT = "snli_table.py"
 
 # Quoted from the ATR paper (Zhang et al. 2018), Table 6: SNLI test accuracy, d = 300 (full SNLI train).
 PAPER = {"gru": "84.6 (3.2m)", "atr": "85.6 (1.5m)"}
 
 
-
 def pct(x):
     return f"{100 * x:.2f}" if isinstance(x, (int, float)) else "–"
+
+
+def pct_csv(x):
+    return f"{100 * x:.2f}" if isinstance(x, (int, float)) else ""
+
+
+def load_run(d):
+    s = read_json(os.path.join(d, "summary.json"))
+    cfg = read_json(os.path.join(d, "config.resolved.json"))
+    metrics = read_metrics(d)
+    cmd, _ = read_command(d)
+    model, data = cfg.get("model", {}), cfg.get("data", {})
+    if not isinstance(model.get("cell", {}), dict):
+        raise RunError(os.path.join(d, "config.resolved.json"), "'model.cell' is not an object")
+    conf = s.get("test", {}).get("confusion_gold_by_predicted", [])
+    total = sum(sum(r) for r in conf)
+    majority = max(sum(r) for r in conf) / total if total else None
+    r = {"run": os.path.basename(d), "dir": d, "protocol": str(data.get("protocol", "?")),
+         "set": os.path.basename(str(data.get("dir", ""))), "kind": str(model.get("kind", "cond")),
+         "cell": model.get("cell", {}).get("type", "?"), "key": cell_key(model.get("cell", {})),
+         "params": s["params"], "params_ne": s["params_without_embeddings"], "train": s.get("train_accuracy"),
+         "dev": s.get("dev", {}).get("accuracy"), "test": number_or_none(s["test"]["accuracy"]),
+         "pps": s.get("train_units_per_s"), "majority": majority,
+         "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0), "stop": s.get("stop_reason"),
+         "cmd": cmd}
+    # The paper's numbers are SNLI's (cond model): none beside SICK rows.
+    paper = PAPER.get(r["cell"], "") if r["kind"] == "cond" and r["set"] != "sick" else ""
+    r["md"] = (f"| {r['kind']} | {r['cell']} | {r['params']:,} | {r['params_ne']:,} | {pct(r['train'])} | "
+               f"{pct(r['dev'])} | {pct(r['test'])} | {pct(r['majority'])} | {r['pps']:,.0f} | "
+               f"{r['epochs']} ({r['stop']}) | {paper} | {r['protocol']} |")
+    r["csv"] = [r["set"], r["kind"], r["key"], r["params"], r["params_ne"], pct_csv(r["train"]), pct_csv(r["dev"]),
+                pct_csv(r["test"]), pct_csv(r["majority"]), f"{r['pps']:.0f}", r["epochs"], r["stop"],
+                paper.split(" ")[0] if paper else "", paper.split("(")[1].rstrip("m)") if paper else "",
+                r["protocol"], r["run"], r["cmd"]]
+    return r
+
+
+def load(runs_dir):
+    """Every readable snli_* run folder of runs_dir (the others reported on stderr)."""
+    return load_runs(runs_dir, "snli_", load_run, SCRIPT)
+
+
+CSV_HEADER = ["set", "kind", "cell", "params", "params_without_embeddings", "train_accuracy", "dev_accuracy",
+              "test_accuracy", "test_majority_class", "train_pairs_s", "epochs", "stop_reason",
+              "paper_test_accuracy", "paper_params_M", "protocol", "run", "command"]
+
+
+def write(rows, out):
+    """results/snli.md and results/snli.csv from load()'s rows; returns the paths written."""
+    csv_file = csv_path(out)
+    lines = ["# Natural language inference (the ATR paper's Table 6)", "",
+             "Accuracy (%) of the best-dev-accuracy model on train / dev / test; parameters with and without the "
+             "word embeddings (the paper counts without); training pairs/s of the run (1 thread, other jobs on the "
+             "machine). Our corpora lack the full SNLI training set: `inhouse` rows train on its 1 % sample (5,498 "
+             "pairs) and are not comparable with the paper's full-data numbers beside them; the protocol of every "
+             "row is in its own column. Embeddings start random (no GloVe file ships here).",
+             "Generated by `python3 plots/snli_table.py` from `results/runs/snli_*`. " + csv_note([csv_file], out), ""]
+    ordered = []
+    for st in sorted({r["set"] for r in rows}) or ["inhouse"]:
+        rs = sorted((r for r in rows if r["set"] == st), key=lambda r: (r["kind"], -(r["test"] or 0)))
+        ordered += rs
+        lines += [f"## {st}", "",
+                  "| model | cell | params | params w/o embeddings | train | dev | test | majority class (test) "
+                  "| train pairs/s | epochs | paper test (params) | protocol |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
+        lines += [r["md"] for r in rs]
+        if not rs:
+            lines.append("| (no finished run committed yet) | | | | | | | | | | | |")
+        for kind in ("cond", "wbw"):
+            p = {r["cell"]: r["params_ne"] for r in rs if r["kind"] == kind}
+            if "atr" in p and "gru" in p and p["gru"]:
+                lines += ["", f"{kind}: ATR / GRU parameters without embeddings = {p['atr']:,} / {p['gru']:,} = "
+                              f"{p['atr'] / p['gru']:.2f} (the paper: 1.5m / 3.2m = 0.47)."]
+        lines.append("")
+    write_table(out, lines, sorted(rows, key=lambda r: r["run"]), SCRIPT)
+    write_csv(csv_file, CSV_HEADER, [r["csv"] for r in ordered])
+    return [out, csv_file]
 
 
 def main():
@@ -29,48 +109,9 @@ def main():
     ap.add_argument("--runs", default="results/runs")
     ap.add_argument("--out", default="results/snli.md")
     a = ap.parse_args()
-    rows = []
-    for d in sorted(glob.glob(os.path.join(a.runs, "snli_*"))):
-        s = json.load(open(os.path.join(d, "summary.json")))
-        cfg = json.load(open(os.path.join(d, "config.resolved.json")))
-        model, data = cfg.get("model", {}), cfg.get("data", {})
-        conf = s.get("test", {}).get("confusion_gold_by_predicted", [])
-        total = sum(sum(r) for r in conf)
-        majority = max(sum(r) for r in conf) / total if total else None
-        rows.append({"run": os.path.basename(d), "protocol": data.get("protocol", "?"),
-                     "set": os.path.basename(data.get("dir", "")), "kind": model.get("kind", "cond"),
-                     "cell": model.get("cell", {}).get("type", "?"), "params": s.get("params"),
-                     "params_ne": s.get("params_without_embeddings"), "train": s.get("train_accuracy"),
-                     "dev": s.get("dev", {}).get("accuracy"), "test": s.get("test", {}).get("accuracy"),
-                     "pps": s.get("train_units_per_s"), "majority": majority,
-                     "epochs": epochs_run(d, s), "stop": s.get("stop_reason"), "cmd": first_command(d)})
-    out = ["# Natural language inference (the ATR paper's Table 6)", "",
-           "Accuracy (%) of the best-dev-accuracy model on train / dev / test; parameters with and without the "
-           "word embeddings (the paper counts without); training pairs/s of the run (1 thread, other jobs on the "
-           "machine). Our corpora lack the full SNLI training set: `inhouse` rows train on its 1 % sample (5,498 "
-           "pairs) and are not comparable with the paper's full-data numbers beside them; the protocol of every "
-           "row is in its own column. Embeddings start random (no GloVe file ships here).",
-           "Generated by `python3 plots/snli_table.py` from `results/runs/snli_*`.", ""]
-    for st in sorted({r["set"] for r in rows}) or ["inhouse"]:
-        rs = [r for r in rows if r["set"] == st]
-        out += [f"## {st}", "",
-                "| model | cell | params | params w/o embeddings | train | dev | test | majority class (test) "
-                "| train pairs/s | epochs | paper test (params) | protocol |",
-                "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
-        for r in sorted(rs, key=lambda r: (r["kind"], -(r["test"] or 0))):
-            paper = PAPER.get(r["cell"], "") if r["kind"] == "cond" else ""
-            out.append(f"| {r['kind']} | {r['cell']} | {r['params']:,} | {r['params_ne']:,} | {pct(r['train'])} | "
-                       f"{pct(r['dev'])} | {pct(r['test'])} | {pct(r['majority'])} | {r['pps']:,.0f} | "
-                       f"{r['epochs']} ({r['stop']}) | {paper} | {r['protocol']} |")
-        if not rs:
-            out.append("| (no finished run committed yet) | | | | | | | | | | | |")
-        for kind in ("cond", "wbw"):
-            p = {r["cell"]: r["params_ne"] for r in rs if r["kind"] == kind}
-            if "atr" in p and "gru" in p:
-                out += ["", f"{kind}: ATR / GRU parameters without embeddings = {p['atr']:,} / {p['gru']:,} = "
-                            f"{p['atr'] / p['gru']:.2f} (the paper: 1.5m / 3.2m = 0.47)."]
-        out.append("")
-    write_table(a.out, out, rows, "snli_table.py")
+    if not os.path.isdir(a.runs):
+        ap.error(f"--runs {a.runs}: no such directory")
+    write(load(a.runs), a.out)
 
 
 if __name__ == "__main__":

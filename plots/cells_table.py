@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""The cross-task comparison: one row per cell, one column per task's primary metric plus parameters and
+training speed, the best per column in bold -> results/cells.md, cells.csv (ours; each number's run folder
+in its own column) and cells_paper.csv (the papers' numbers for the same cells), and the block between the
+`<!-- cells table begin ... -->` and `<!-- cells table end -->` markers of README.md (only that block).
+
+usage: cells_table.py [--runs results/runs] [--speed results/speed] [--out results/cells.md]
+                      [--readme README.md | --no-readme]   (standard library only)
+"""
+import argparse
+import os
+
+from run_files import cell_sort_key, csv_note, csv_path, report, write_csv, write_text
+import cws_table
+import lm_table
+import nmt_table
+import snli_table
+import speed_table
+
+SCRIPT = "cells_table.py"
+BEGIN, END = "<!-- cells table begin", "<!-- cells table end -->"
+
+# (key, markdown header, CSV header, best = min or max, markdown format, CSV format)
+COLUMNS = [
+    ("ptb", "PTB test ppl", "ptb_small_test_ppl", min, "{:.1f}", "{:.1f}"),
+    ("nmt", "Multi30k test2016 BLEU", "nmt_multi30k_test2016_bleu", max, "{:.2f}", "{:.2f}"),
+    ("cws", "MSR (b) test F1", "cws_msr_b_test_f1", max, "{:.2f}", "{:.2f}"),
+    ("snli", "SNLI in-house test acc.", "snli_inhouse_cond_test_acc", max, "{:.2f}", "{:.2f}"),
+    ("sick", "SICK test acc.", "sick_cond_test_acc", max, "{:.2f}", "{:.2f}"),
+    ("params", "params (PTB small LM)", "params_ptb_small_lm", min, "{:,}", "{}"),
+    ("speed", "train words/s (small, 2 threads)", "speed_small_2threads_train_words_s", max, "{:,.0f}", "{:.0f}"),
+]
+
+# The papers' numbers for the same cells (quoted in the per-task scripts; ../shared/reference/paper_tables.md).
+PAPER_LRN_SNLI = {"lstm": 84.27, "gru": 85.71, "atr_tanh": 84.88, "sru": 84.28, "lrn": 84.88}
+PAPER_COLUMNS = [
+    ("PTB test ppl, LRN paper (MoS, 3 layers)", "lrn_paper_ptb_test_ppl", lm_table.PAPER_LRN),
+    ("WMT14 En-De BLEU (tok), ATR paper T2", "atr_paper_wmt14_bleu_tok",
+     {c: nmt_table.numbers(v[0])[0] for c, v in nmt_table.PAPER.items() if c in ("gru", "lstm", "ran", "atr")}),
+    ("MSRA F1, ATR paper T7", "atr_paper_msra_f1", {c: v[2] for c, v in cws_table.PAPER_MSRA.items()}),
+    ("SNLI test acc., ATR paper T6", "atr_paper_snli_test_acc",
+     {c: nmt_table.numbers(v)[0] for c, v in snli_table.PAPER.items()}),
+    ("SNLI test acc., LRN paper", "lrn_paper_snli_test_acc", PAPER_LRN_SNLI),
+    ("NMT params (M), ATR paper T4", "atr_paper_nmt_params_M",
+     {c: nmt_table.numbers(v[1])[0] for c, v in nmt_table.PAPER.items() if c in ("gru", "lstm", "ran", "atr")}),
+    ("NMT train words/s (GPU), ATR paper T4", "atr_paper_nmt_train_words_s",
+     {c: v[2] for c, v in nmt_table.PAPER.items() if c in ("gru", "lstm", "ran", "atr")}),
+]
+
+
+def is_num(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def collect(lm, nmt, cws, snli, speed):
+    """{cell: {column: (value, source run dir or file, note)}}: per cell and column, the best candidate."""
+    cand = {}
+
+    def add(cell, col, value, src, note=""):
+        if is_num(value):
+            cand.setdefault(cell, {}).setdefault(col, []).append((value, src, note))
+
+    for r in lm:
+        if r["recipe"] == "small":
+            note = "diverged" if r["diverged"] else ""
+            add(r["key"], "ptb", r["test"], r["dir"], note)
+            add(r["key"], "params", r["params"], r["dir"])
+    for r in nmt:
+        if r["plain"] and r["test_set"] == "test2016":
+            add(r["key"], "nmt", r["bleu"], r["dir"])
+    for r in cws:
+        if r["corpus"] == "msr" and r["objective"] == "hinge" and r["protocol"].startswith("in-house protocol (b)"):
+            add(r["key"], "cws", 100 * r["f1"] if is_num(r["f1"]) else None, r["dir"])
+    for r in snli:
+        if r["kind"] == "cond" and r["set"] in ("inhouse", "sick"):
+            add(r["key"], "snli" if r["set"] == "inhouse" else "sick", 100 * r["test"] if is_num(r["test"]) else None,
+                r["dir"])
+    if speed and speed.get("ours"):
+        for cell, rec in speed_table.best_small_2_threads(speed["ours"]).items():
+            add(cell, "speed", rec["train_words_s"], speed["ours_path"])
+    best = {}
+    for cell, cols in cand.items():
+        for col, vals in cols.items():
+            pick = dict((c[0], c[3]) for c in COLUMNS)[col]
+            best.setdefault(cell, {})[col] = pick(vals, key=lambda v: v[0])
+    return best
+
+
+def rounded(col, value):
+    spec = {c[0]: c[5] for c in COLUMNS}[col]
+    return float(spec.format(value))
+
+
+def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
+    """The markdown lines, with links relative to base_dir (the folder of the file they go into)."""
+    rel = lambda p: os.path.relpath(p, base_dir)
+    out_dir = os.path.dirname(out_file) or "."
+    tables = lambda name: rel(os.path.join(out_dir, name))
+    cells = sorted(table, key=cell_sort_key)
+    bold = {}
+    for key, _, _, pick, _, _ in COLUMNS:
+        vals = [rounded(key, table[c][key][0]) for c in cells if key in table[c]]
+        if len(vals) >= 2:
+            bold[key] = pick(vals)
+    lines = [] if readme else ["# Cells across tasks", ""]
+    lines += [
+        "One row per cell (its type, plus any non-default variant: `atr_tanh` is ATR with h = tanh(i⊙p + f⊙h_prev)), "
+        "one column per task's primary metric on its test set, from the committed run folders alone "
+        "(`make tables`); the best of each column (when two or more cells have a number) in **bold**: the lowest "
+        "perplexity and parameter count, the highest BLEU, F1, accuracy and words/s. – = no run yet. Where a cell "
+        "has several runs for a column, the best is shown; every run is in the task's own table. All of it is at "
+        "a reduced scale (one 2-core CPU): the papers' numbers for these cells follow in the second table, not "
+        "comparable in level.", "",
+        f"- **PTB**: Mikolov's PTB word LM (929k training tokens, 10k vocabulary), Zaremba et al.'s small recipe "
+        f"(2 x 200, no dropout, 13 epochs), test perplexity of the best-validation model ([lm.md]({tables('lm.md')})).",
+        f"- **NMT**: RNNSearch on Multi30k En→De (29k pairs), test2016 BLEU, tokenised and lowercased, beam 10 "
+        f"([nmt.md]({tables('nmt.md')})).",
+        f"- **CWS**: BiRNN-CRF (max-margin) on SIGHAN-2005 MSR, in-house protocol (b): the MSR gold test file split "
+        f"80/10/10 by line order; test F1 (%) ([cws.md]({tables('cws.md')})).",
+        f"- **SNLI**: the ATR authors' model (`kind: cond`: an attention decoder reads the hypothesis over the "
+        f"BiRNN-encoded premise), in-house protocol (1 % of SNLI 1.0 train, full dev and test), "
+        f"test accuracy (%); **SICK**: the same model on SICK (SemEval-2014 task 1), test accuracy (%) "
+        f"([snli.md]({tables('snli.md')})).",
+        "- **params**: the whole PTB small-recipe LM (2 x 200, untied softmax), from the PTB run.",
+        f"- **train words/s**: the speed task (`build/bin/speed experiments/speed/lm.json`: the same small LM on "
+        f"random ids, batch 20, BPTT 35), 2 threads ([speed.md]({tables('speed.md')}), "
+        f"[`{os.path.basename(speed_path)}`]({rel(speed_path)})).", "",
+        "| cell | " + " | ".join(c[1] for c in COLUMNS) + " |",
+        "|---|" + "---:|" * len(COLUMNS)]
+    for c in cells:
+        cols = []
+        for key, _, _, _, spec, _ in COLUMNS:
+            if key not in table[c]:
+                cols.append("–")
+                continue
+            text = spec.format(table[c][key][0])
+            cols.append(f"**{text}**" if key in bold and rounded(key, table[c][key][0]) == bold[key] else text)
+        lines.append(f"| {c} | " + " | ".join(cols) + " |")
+    if not cells:
+        lines.append("| (no run committed yet) | " + " | ".join("–" for _ in COLUMNS) + " |")
+    lines += ["", "Sources (run folders; each holds the command, resolved config, metrics and summary):", ""]
+    names = {"ptb": "PTB and params", "nmt": "NMT", "cws": "CWS", "snli": "SNLI", "sick": "SICK"}
+    for c in cells:
+        parts = []
+        for key in ("ptb", "nmt", "cws", "snli", "sick"):
+            if key in table[c]:
+                _, src, note = table[c][key]
+                if note == "diverged":
+                    note = f"diverged on the way (see [lm.md]({tables('lm.md')}))"
+                parts.append(f"{names[key]} [`{os.path.basename(src)}`]({rel(src)})" + (f", {note}" if note else ""))
+        if parts:
+            lines.append(f"- `{c}`: " + "; ".join(parts))
+    paper_cells = sorted({c for c in cells} | {c for _, _, d in PAPER_COLUMNS for c in d}, key=cell_sort_key)
+    lines += ["", "The papers' numbers for the same cells (their setups, at full scale: WMT14 En-De 4.5M pairs, "
+                  "MSRA standard protocol, full SNLI; the LRN paper's PTB is the MoS setup and its ATR is the "
+                  "tanh-output variant):", "",
+              "| cell | " + " | ".join(p[0] for p in PAPER_COLUMNS) + " |", "|---|" + "---:|" * len(PAPER_COLUMNS)]
+    for c in paper_cells:
+        lines.append(f"| {c} | " + " | ".join(f"{d[c]:g}" if c in d else "–" for _, _, d in PAPER_COLUMNS) + " |")
+    lines += ["", "Every table, with the papers' numbers beside ours and the command of every run: "
+                  + ", ".join(f"[{n}]({tables(n)})" for n in ("table1.md", "lm.md", "nmt.md", "cws.md", "snli.md",
+                                                             "speed.md"))
+                  + (f", and this one as [cells.md]({tables('cells.md')}) with CSVs beside each." if readme else ".")]
+    if not readme:
+        lines += ["", "Generated by `make tables` (`plots/make_tables.py`). "
+                      + csv_note([csv_path(out_file), csv_path(out_file, "_paper")], out_file)]
+    return lines, cells, paper_cells
+
+
+def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None):
+    """results/cells.md, cells.csv, cells_paper.csv and (readme given) the README block; the paths written."""
+    table = collect(lm, nmt, cws, snli, speed)
+    speed_path = speed["ours_path"] if speed else "results/speed/lm.json"
+    lines, cells, paper_cells = build(table, out, os.path.dirname(out) or ".", runs_dir, speed_path)
+    write_text(out, "\n".join(lines) + "\n")
+    rows = []
+    for c in cells:
+        row = [c]
+        for key, _, _, _, _, spec in COLUMNS:
+            row.append(spec.format(table[c][key][0]) if key in table[c] else "")
+        for key in ("ptb", "nmt", "cws", "snli", "sick", "params", "speed"):
+            row.append(table[c][key][1] if key in table[c] else "")
+        rows.append(row)
+    written = [out,
+               write_csv(csv_path(out), ["cell"] + [c[2] for c in COLUMNS]
+                         + [f"{k}_source" for k in ("ptb", "nmt", "cws", "snli", "sick", "params", "speed")], rows),
+               write_csv(csv_path(out, "_paper"), ["cell"] + [p[1] for p in PAPER_COLUMNS],
+                         [[c] + [f"{d[c]:g}" if c in d else "" for _, _, d in PAPER_COLUMNS] for c in paper_cells])]
+    if readme:
+        if update_readme(readme, build(table, out, os.path.dirname(readme) or ".", runs_dir, speed_path,
+                                       readme=True)[0]):
+            written.append(readme)
+    print(f"{SCRIPT}: wrote {', '.join(written)} ({len(cells)} cells)")
+    return written
+
+
+def update_readme(path, block):
+    """Replaces the lines between README's cells-table markers with `block`; False (reported) if it cannot."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        report(SCRIPT, path, f"cannot read ({e})", "not updated")
+        return False
+    lines = text.split("\n")
+    begin = [i for i, l in enumerate(lines) if l.startswith(BEGIN)]
+    end = [i for i, l in enumerate(lines) if l.strip() == END]
+    if len(begin) != 1 or len(end) != 1 or end[0] < begin[0]:
+        report(SCRIPT, path, f"needs exactly one `{BEGIN} ... -->` line followed by one `{END}` line",
+               "not updated")
+        return False
+    new = "\n".join(lines[:begin[0] + 1] + block + lines[end[0]:])
+    if new != text:
+        write_text(path, new)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", default="results/runs")
+    ap.add_argument("--speed", default="results/speed")
+    ap.add_argument("--out", default="results/cells.md")
+    ap.add_argument("--readme", default="README.md")
+    ap.add_argument("--no-readme", action="store_true")
+    a = ap.parse_args()
+    for opt, d in (("--runs", a.runs), ("--speed", a.speed)):
+        if not os.path.isdir(d):
+            ap.error(f"{opt} {d}: no such directory")
+    write(lm_table.load(a.runs), nmt_table.load(a.runs), cws_table.load(a.runs), snli_table.load(a.runs),
+          speed_table.load_dir(a.speed, SCRIPT), a.runs, a.out, None if a.no_readme else a.readme)
+
+
+if __name__ == "__main__":
+    main()

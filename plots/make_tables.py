@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""`make tables`: every results table from the committed run folders (results/runs/) and the speed task's
+JSON files (results/speed/) alone, each as markdown with a CSV beside it (standard library only):
+
+  lm.md / lm.csv                      PTB language model (plots/lm_table.py)
+  nmt.md / nmt.csv, nmt_ensembles.csv NMT, ATR paper Tables 2/4 (plots/nmt_table.py; + results/nmt_extra/*.json)
+  cws.md / cws.csv                    CWS, Table 7 (plots/cws_table.py)
+  snli.md / snli.csv                  NLI, Table 6 (plots/snli_table.py; says so when no run is committed yet)
+  speed.md / speed.csv, speed_all.csv, speed_torch.csv   speed, Table 4 on a CPU (plots/speed_table.py)
+  table1.md / table1.csv              Table 1, WM / MT counted from the cells (plots/table1_table.py)
+  cells.md / cells.csv, cells_paper.csv  the cross-task comparison (plots/cells_table.py), also written into
+                                      README.md between its `<!-- cells table begin ... -->` / `end` markers
+
+usage: make_tables.py [--runs results/runs] [--speed results/speed] [--nmt-extra DIR] [--out results]
+                      [--readme README.md | --no-readme]
+
+--nmt-extra defaults to nmt_extra/ beside the --runs folder (results/nmt_extra). A run folder or file that
+cannot be read is reported on stderr (its path and what is wrong) and left out, and the tables are written
+from what remains (exit status 0; without a usable <speed>/lm.json, speed.md and table1.md are not written,
+which is reported too). Exit status 1 only when a table failed in a way the loaders did not foresee (reported,
+the other tables still written), 2 on bad options (a --runs or --speed folder that does not exist).
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import cells_table  # noqa: E402
+import cws_table  # noqa: E402
+import lm_table  # noqa: E402
+import nmt_table  # noqa: E402
+import snli_table  # noqa: E402
+import speed_table  # noqa: E402
+import table1_table  # noqa: E402
+
+SCRIPT = "make_tables.py"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", default="results/runs", help="run folders (<task>_<name>/)")
+    ap.add_argument("--speed", default="results/speed", help="the speed task's lm.json, lm_torch.json, lm_rss.json")
+    ap.add_argument("--nmt-extra", default=None, help="nmt translate --scores files (default: <runs>/../nmt_extra)")
+    ap.add_argument("--out", default="results", help="where the tables go")
+    ap.add_argument("--readme", default="README.md", help="the README whose cells-table block is rewritten")
+    ap.add_argument("--no-readme", action="store_true", help="leave the README alone")
+    ap.add_argument("--reference", default="../shared/reference/torch_speed.md",
+                    help="PyTorch numbers for speed.md when <speed>/lm_torch.json is missing")
+    a = ap.parse_args()
+    for opt, d in (("--runs", a.runs), ("--speed", a.speed)):
+        if not os.path.isdir(d):
+            ap.error(f"{opt} {d}: no such directory")
+    extra = a.nmt_extra if a.nmt_extra is not None else os.path.join(os.path.dirname(os.path.normpath(a.runs)),
+                                                                     "nmt_extra")
+    out = lambda name: os.path.join(a.out, name)
+
+    failed = []
+
+    def step(name, fn):
+        """Runs one table; a failure the loaders did not foresee is reported, not a traceback."""
+        try:
+            return fn()
+        except Exception as e:  # noqa: BLE001  (the last net: the loaders report bad input themselves)
+            print(f"{SCRIPT}: {name} not written: {type(e).__name__}: {e}", file=sys.stderr)
+            failed.append(name)
+            return None
+
+    lm = step("lm runs", lambda: lm_table.load(a.runs)) or []
+    nmt = step("nmt runs", lambda: nmt_table.load(a.runs)) or []
+    cws = step("cws runs", lambda: cws_table.load(a.runs)) or []
+    snli = step("snli runs", lambda: snli_table.load(a.runs)) or []
+    speed = step("speed files", lambda: speed_table.load_dir(a.speed, SCRIPT))
+    step("lm.md", lambda: lm_table.write(lm, out("lm.md")))
+    step("nmt.md", lambda: nmt_table.write(nmt, nmt_table.load_extra(extra), out("nmt.md")))
+    step("cws.md", lambda: cws_table.write(cws, out("cws.md")))
+    step("snli.md", lambda: snli_table.write(snli, out("snli.md")))
+    if speed is None or speed["ours"] is None:   # reported by the loader; the other tables still stand
+        print(f"{SCRIPT}: speed.md and table1.md not written (no usable {os.path.join(a.speed, 'lm.json')})",
+              file=sys.stderr)
+    else:
+        step("speed.md", lambda: speed_table.write(speed, out("speed.md"), a.reference))
+        step("table1.md", lambda: table1_table.write(speed, out("table1.md")))
+    step("cells.md", lambda: cells_table.write(lm, nmt, cws, snli, speed, a.runs, out("cells.md"),
+                                               None if a.no_readme else a.readme))
+    if failed:
+        print(f"{SCRIPT}: not written: {', '.join(failed)}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
