@@ -5,12 +5,14 @@
 // model on dev and test and writes summary.json. Every user error is one line on stderr and exit code 2.
 #pragma once
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "base/threads.h"
 #include "train/checkpoint.h"
+#include "train/dist.h"
 #include "train/experiment.h"
 #include "train/json_reader.h"
 #include "train/trainer.h"
@@ -36,8 +38,12 @@ nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamS
 // TaskT(JsonReader& root, const RunConfig&, const TrainConfig&, const CliArgs&) consumes its own sections ("data", "model", ...);
 // static std::vector<std::string> TaskT::flags(); nlohmann::json resolved() const (its typed sections);
 // void finish(const std::string& run_dir, nlohmann::json& summary) (task outputs after the final evaluation).
+// Under mpirun (train/dist.h) every rank runs this; rank 0 alone writes the run folder and prints, and an
+// error on any rank ends the whole job (MPI_Abort) with the rank named, so nothing waits forever.
 template <class TaskT>
 int run_main(int argc, char** argv, const char* prog) {
+  dist::init(&argc, &argv);
+  const bool lead = dist::is_root();   // rank 0 (or the only process)
   try {
     CliArgs args = parse_cli(argc, argv, prog, TaskT::flags());
     install_stop_signals();
@@ -51,6 +57,9 @@ int run_main(int argc, char** argv, const char* prog) {
     set_num_threads(run.threads);
     TaskT task(root, run, tc, args);
     root.finish();
+    // Test hook: one rank fails while the others wait in their first collective (tests/test_mpi.cc).
+    if (const char* f = std::getenv("TWIN_FAIL_ON_RANK"); f && dist::active() && std::atoi(f) == dist::rank())
+      TW_FAIL("injected failure (TWIN_FAIL_ON_RANK=", f, "): one failing rank must end the whole job");
 
     nlohmann::json typed = task.resolved();
     typed["train"] = to_json(tc);
@@ -63,14 +72,18 @@ int run_main(int argc, char** argv, const char* prog) {
              "choose another out_dir (--set out_dir=...) — nothing was overwritten");
     TW_CHECK(!args.eval_only || file_exists(best), "--eval-only: no trained model at ", best,
              " (HINT: train first, or point out_dir at a finished run)");
-    if (!args.eval_only) {   // --eval-only leaves the training run's files as they are, but for its command
+    if (!lead) {
+      // written by rank 0
+    } else if (!args.eval_only) {   // --eval-only leaves the training run's files as they are, but for its command
       exp.write_resolved(dir.path(""), typed);
       write_text_atomic(dir.path("params.txt"), task.params().table());
     } else {
       exp.append_command(dir.path(""));
     }
-    std::fprintf(stderr, "%s: %s -> %s\n%s", prog, args.config.c_str(), run.out_dir.c_str(),
-                 task.params().table().c_str());
+    if (lead)
+      std::fprintf(stderr, "%s: %s -> %s%s\n%s", prog, args.config.c_str(), run.out_dir.c_str(),
+                   dist::active() ? (" (" + std::to_string(dist::size()) + " ranks, data-parallel)").c_str() : "",
+                   task.params().table().c_str());
 
     TrainOutcome out;
     if (!args.eval_only) {
@@ -81,8 +94,14 @@ int run_main(int argc, char** argv, const char* prog) {
       o.resume = args.resume;
       o.config = exp.json();
       out = train(task, o);
-      if (out.stop_reason == "signal") return 130;
-      if (out.stop_reason == "non_finite") return 3;
+      if (out.stop_reason == "signal" || out.stop_reason == "non_finite" || !lead) {
+        dist::barrier();
+        dist::finalize();
+        return out.stop_reason == "signal" ? 130 : out.stop_reason == "non_finite" ? 3 : 0;
+      }
+    } else if (!lead) {
+      dist::finalize();   // rank 0 evaluates
+      return 0;
     }
     // The best dev model when there is one; otherwise (stopped before any evaluation) the current parameters.
     const bool have_best = file_exists(best);
@@ -94,10 +113,17 @@ int run_main(int argc, char** argv, const char* prog) {
     task.finish(run.out_dir, summary);
     write_text_atomic(dir.path(args.eval_only ? "eval.json" : "summary.json"), summary.dump(2) + "\n");
     std::printf("%s\n", summary.dump(2).c_str());
+    if (!args.eval_only) dist::barrier();
+    dist::finalize();
     return 0;
   } catch (const Error& e) {
-    std::fprintf(stderr, "%s: error: %s\n", prog, e.what());
+    std::fprintf(stderr, "%s: %serror: %s\n", prog, dist::who().c_str(), e.what());
+    if (dist::active()) dist::abort(2);   // the other ranks would wait for this one forever
     return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %sinternal error: %s\n", prog, dist::who().c_str(), e.what());
+    if (dist::active()) dist::abort(70);
+    return 70;
   }
 }
 

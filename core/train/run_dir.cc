@@ -103,7 +103,8 @@ RunDir::RunDir(const std::string& dir) : dir_(dir) {
     TW_FAIL("cannot create run folder ", dir, ": ", ec ? ec.message() : std::string("a file of that name exists"));
 }
 
-std::string RunDir::path(const std::string& file) const { return (fs::path(dir_) / file).string(); }
+std::string RunDir::path(const std::string& file) const { return join(dir_, file); }
+std::string RunDir::join(const std::string& dir, const std::string& file) { return (fs::path(dir) / file).string(); }
 
 void RunDir::write_params_table(const ParamStore& store) const { write_text_atomic(path("params.txt"), store.table()); }
 

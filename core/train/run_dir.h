@@ -24,6 +24,7 @@ class RunDir {
   explicit RunDir(const std::string& dir);
   const std::string& path() const { return dir_; }
   std::string path(const std::string& file) const;   // dir/file
+  static std::string join(const std::string& dir, const std::string& file);   // the same without creating dir
   // params.txt: the ParamStore's table (name, shape, count, total).
   void write_params_table(const ParamStore& store) const;
 

@@ -13,6 +13,7 @@
 
 #include "base/threads.h"
 #include "optim/clip.h"
+#include "train/dist.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
 #include "train/checkpoint.h"
@@ -55,6 +56,13 @@ void print_progress(const Progress& p, size_t batch, size_t n_batches, double lo
                     double units_per_s, double eta_s, bool tty);
 void print_eval(Split s, const Metrics& m, long step, int epoch);
 bool stderr_is_tty();
+// Data-parallel runs (train/dist.h): the full task state from every rank's rows (rank order), on rank 0.
+NamedMats gather_task_state(const NamedMats& mine);
+// Rank 0's metrics on every rank (the others did not evaluate).
+Metrics share_metrics(const Metrics& m);
+// Per-step randomness of one rank in a data-parallel run: a function of (seed, step, rank) alone, so a run is
+// reproducible for a given number of ranks and resumes exactly without saving every rank's generator.
+Rng rank_step_rng(std::uint64_t seed, long step, int rank);
 }  // namespace detail
 
 template <class TaskT>
@@ -62,10 +70,21 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   const TrainConfig& tc = o.train;
   ParamStore& store = task.params();
   std::unique_ptr<Optimizer> opt = make_optimizer(tc.optim);
-  RunDir dir(o.run_dir);
-  MetricsLog log(dir.path("metrics.jsonl"));
-  const std::string last_path = dir.path("checkpoint.last.bin");
-  const std::string best_path = dir.path("model.best.bin");
+  // Data-parallel (train/dist.h): rank 0 alone writes; every rank computes its shard of each batch.
+  const bool root = dist::is_root(), parallel = dist::active();
+  if (parallel) {
+    if constexpr (requires(TaskT& t) { t.set_shard(dist::Shard{}); }) {
+      task.set_shard(dist::shard());
+    } else {
+      TW_FAIL("this task does not support data-parallel training (no set_shard); run it without mpirun");
+    }
+  }
+  TW_CHECK(!o.run_dir.empty(), "empty run folder path (HINT: set \"out_dir\" or \"name\" in the experiment)");
+  const std::string& run_path = o.run_dir;
+  if (root) RunDir make_it(run_path);   // creates the folder
+  auto in_dir = [&](const char* f) { return RunDir::join(run_path, f); };
+  const std::string last_path = in_dir("checkpoint.last.bin");
+  const std::string best_path = in_dir("model.best.bin");
 
   Progress p;
   p.step_rng.seed(o.run.seed * 0x9E3779B97F4A7C15ULL + 17);
@@ -73,15 +92,30 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   NamedMats task_state;
   bool pending_state = false;
   if (o.resume) {
-    TW_CHECK(file_exists(last_path), "--resume: no checkpoint at ", last_path,
-             " (HINT: a run saves it at each evaluation, on SIGINT/SIGTERM and at the end)");
+    TW_CHECK(file_exists(last_path), dist::who(), "--resume: no checkpoint at ", last_path,
+             " (HINT: a run saves it at each evaluation, on SIGINT/SIGTERM and at the end",
+             parallel ? "; under mpirun every rank reads it, so the run folder must be on a filesystem all ranks see)"
+                      : ")");
     detail::load_last(last_path, store, *opt, task_state, p);
+    // Lines a crashed session wrote after its last checkpoint would otherwise appear twice.
+    if (root) truncate_metrics_after(in_dir("metrics.jsonl"), p.step);
     // Restored after begin_epoch() below, and only mid-epoch: at an epoch boundary the task's own
     // epoch-start state (e.g. the LM's zero hidden state) is what an uninterrupted run would have.
     pending_state = p.batch > 0;
-    if (!o.quiet) std::fprintf(stderr, "resumed from %s at epoch %d, batch %zu, step %ld\n", last_path.c_str(),
-                               p.epoch, p.batch, p.step);
+    if (!o.quiet && root) std::fprintf(stderr, "resumed from %s at epoch %d, batch %zu, step %ld\n", last_path.c_str(),
+                                       p.epoch, p.batch, p.step);
   }
+  if (parallel) {   // one set of parameters everywhere, at start and after --resume
+    dist::broadcast_params(store);
+    std::string st = p.to_json().dump();
+    dist::broadcast(st);
+    if (!root) p = Progress::from_json(nlohmann::json::parse(st));
+  }
+  std::unique_ptr<MetricsLog> log_file;
+  if (root) log_file = std::make_unique<MetricsLog>(in_dir("metrics.jsonl"));
+  auto log_append = [&](const nlohmann::json& row) {
+    if (log_file) log_file->append(row);
+  };
 
   TrainOutcome out;
   if (o.resume && tc.patience > 0 && p.stalled >= tc.patience) {
@@ -92,21 +126,26 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     return out;
   }
   Stopwatch wall;
-  const bool tty = !o.quiet && detail::stderr_is_tty();
-  auto save_last = [&] { detail::save_last(last_path, store, *opt, task.save_state(), p, o.config); };
+  const bool quiet = o.quiet || !root;
+  const bool tty = !quiet && detail::stderr_is_tty();
+  auto save_last = [&] {
+    const NamedMats st = parallel ? detail::gather_task_state(task.save_state()) : task.save_state();
+    if (root) detail::save_last(last_path, store, *opt, st, p, o.config);
+  };
   auto evaluate_dev = [&] {
-    Metrics m = task.evaluate(Split::kDev);
+    Metrics m = root ? task.evaluate(Split::kDev) : Metrics{};
+    if (parallel) m = detail::share_metrics(m);
     out.last = m;
     const bool improved = !p.has_best || m.better_than(p.best);
     if (improved) {
       p.best = m;
       p.has_best = true;
       p.stalled = 0;
-      save_params(best_path, store, o.config);
+      if (root) save_params(best_path, store, o.config);
     } else {
       ++p.stalled;
     }
-    if (tc.keep_snapshots > 0) save_snapshot(o.run_dir, store, o.config, p.step, tc.keep_snapshots);
+    if (root && tc.keep_snapshots > 0) save_snapshot(run_path, store, o.config, p.step, tc.keep_snapshots);
     if (tc.schedule.type == "plateau") plateau_update(p.sched, m.primary, m.higher_is_better, tc.schedule);
     nlohmann::json row = m.values;
     row["split"] = "dev";
@@ -114,8 +153,8 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     row["epoch"] = p.epoch;
     row["best"] = improved;
     row["elapsed_s"] = p.elapsed_s + wall.seconds();
-    log.append(row);
-    if (!o.quiet) detail::print_eval(Split::kDev, m, p.step, p.epoch);
+    log_append(row);
+    if (!quiet) detail::print_eval(Split::kDev, m, p.step, p.epoch);
     return improved;
   };
 
@@ -138,18 +177,32 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
       p.lr = scheduled_lr(tc.schedule, tc.optim.lr, p.sched_progress());
       Stopwatch step_clock;
       g.clear();
-      LossOut lo = task.loss(g, p.batch, p.step_rng);
+      Rng rank_rng;
+      if (parallel) rank_rng = detail::rank_step_rng(o.run.seed, p.step, dist::rank());
+      LossOut lo = task.loss(g, p.batch, parallel ? rank_rng : p.step_rng);
+      bool stop_asked = stop_requested();
+      if (parallel) {
+        // Every rank backpropagates (a non-finite shard loss poisons the sum and all ranks stop together);
+        // loss, units and a stop request are agreed in one call.
+        if (lo.loss.valid()) g.backward(lo.loss);   // invalid: this rank had no share of the batch
+        dist::allreduce_grads(store);
+        double agreed[3] = {lo.loss_sum, lo.units, stop_asked ? 1.0 : 0.0};
+        dist::allreduce_sum(agreed, 3);
+        lo.loss_sum = agreed[0];
+        lo.units = agreed[1];
+        stop_asked = agreed[2] > 0;
+      }
       const double step_loss = lo.units > 0 ? lo.loss_sum / lo.units : lo.loss_sum;
       double gnorm = 0;
       if (std::isfinite(step_loss)) {
-        g.backward(lo.loss);
+        if (!parallel) g.backward(lo.loss);
         gnorm = clip_global_norm(store, static_cast<Real>(tc.optim.clip_norm));
       }
       if (!std::isfinite(step_loss) || !std::isfinite(gnorm)) {
         // Keep the last good checkpoint: the parameters were not updated with this step.
         store.zero_grad();
         out.stop_reason = "non_finite";
-        std::fprintf(stderr,
+        if (root) std::fprintf(stderr,
                      "error: non-finite %s at epoch %d step %ld (loss %g, grad norm %g); stopped. The last good "
                      "checkpoint is %s (HINT: lower the learning rate or set train.optim.clip_norm)\n",
                      std::isfinite(step_loss) ? "gradient" : "loss", p.epoch, p.step + 1, step_loss, gnorm,
@@ -176,9 +229,9 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
                             static_cast<double>(tc.max_epochs - p.epoch) * static_cast<double>(n_batches);
         const double eta = left * secs / static_cast<double>(std::max(1L, window_steps));
         const double wl = window_units > 0 ? window_loss / window_units : 0;
-        log.append({{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
+        log_append({{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
                     {"grad_norm", gnorm}, {"units_s", ups}, {"elapsed_s", p.elapsed_s + wall.seconds()}});
-        if (!o.quiet) detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty);
+        if (!quiet) detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty);
         window_loss = window_units = 0;
         window_steps = 0;
         window_clock.reset();
@@ -189,8 +242,11 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
         evaluate_dev();
         evaluated = true;
       }
-      const double minutes = (p.elapsed_s + wall.seconds()) / 60.0;
-      if (stop_requested()) out.stop_reason = "signal";
+      double minutes = (p.elapsed_s + wall.seconds()) / 60.0;
+      if (parallel) {   // rank 0's clock decides, so every rank stops at the same step
+        dist::broadcast(&minutes, 1);
+      }
+      if (stop_asked) out.stop_reason = "signal";
       else if (tc.max_steps > 0 && p.step >= tc.max_steps) out.stop_reason = "max_steps";
       else if (tc.max_minutes > 0 && minutes >= tc.max_minutes) out.stop_reason = "max_minutes";
       else if (tc.patience > 0 && p.stalled >= tc.patience) out.stop_reason = "early_stop";
@@ -229,7 +285,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   }
   if (tty) std::fputc('\n', stderr);   // end the live bar's line
   if (out.stop_reason.empty()) out.stop_reason = "max_epochs";
-  if (out.stop_reason == "signal" && !o.quiet)
+  if (out.stop_reason == "signal" && !quiet)
     std::fprintf(stderr, "stopped by signal %d; saved %s (continue with --resume)\n", stop_signal(), last_path.c_str());
   out.best = p.best;
   out.steps = p.step;

@@ -34,9 +34,11 @@ size_t CwsTask::begin_epoch(int, Rng& order_rng) {
 }
 
 LossOut CwsTask::loss(Graph& g, size_t batch, Rng& rng) {
-  const CwsBatch b = make_batch(train_, batches_[batch], vocab_, data_.bigrams);
+  const double B = static_cast<double>(batches_[batch].size());             // the global batch's sentences
+  const std::vector<int> mine = shard_.items(batches_[batch]);
+  if (mine.empty()) return {};                                               // a rank with no share this step
+  const CwsBatch b = make_batch(train_, mine, vocab_, data_.bigrams);
   Var total = model_->loss(g, b, rng);                                       // [1,1] summed over sentences
-  const double B = static_cast<double>(b.chars.size());
   return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), static_cast<double>(b.characters())};
 }
 

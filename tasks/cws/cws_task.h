@@ -9,6 +9,7 @@
 #include "cws_data.h"
 #include "cws_model.h"
 #include "train/cli.h"
+#include "train/dist.h"
 
 namespace twin::cws {
 
@@ -21,6 +22,9 @@ class CwsTask {
   ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
+  // Data-parallel (core/train/dist.h): this rank computes its share of each batch; the loss keeps the
+  // full batch\'s denominator, so the gradients summed over ranks are the full batch\'s.
+  void set_shard(const dist::Shard& s) { shard_ = s; }
   Metrics evaluate(Split split);
   NamedMats save_state() const { return {}; }
   void load_state(const NamedMats&) {}
@@ -42,6 +46,7 @@ class CwsTask {
   CwsVocab vocab_;
   std::unordered_set<std::string> train_words_;
   std::vector<std::vector<int>> batches_;
+  dist::Shard shard_;   // one process: everything
   ParamStore store_;
   std::unique_ptr<CwsModel> model_;
   Scored last_dev_, last_test_;

@@ -25,6 +25,7 @@ LmTask::LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train,
   }
   corpus_ = load_corpus(data_);
   train_data_ = batchify(corpus_.train, batch_size_);
+  col1_ = train_data_.cols();
   model_ = std::make_unique<LmModel>(mcfg_, corpus_.vocab.size(), store_);
 }
 
@@ -38,10 +39,23 @@ size_t LmTask::begin_epoch(int, Rng&) {
 LossOut LmTask::loss(Graph& g, size_t batch, Rng& rng) {
   IdMat input, target;
   window(train_data_, static_cast<Index>(batch), data_.bptt, input, target);
-  Var nll = model_->loss(g, input, target, state_, rng);                    // [1,1] summed over T*B tokens
   const double T = static_cast<double>(input.rows()), B = static_cast<double>(input.cols());
   const double denom = data_.loss == "mean_token" ? T * B : B;              // sum over time, mean over batch
-  return {scale(nll, static_cast<Real>(1.0 / denom)), nll.val()(0, 0), T * B};
+  if (col1_ - col0_ < input.cols()) {                                       // this rank's streams only
+    const IdMat in = input.middleCols(col0_, col1_ - col0_), tg = target.middleCols(col0_, col1_ - col0_);
+    input = in;
+    target = tg;
+  }
+  Var nll = model_->loss(g, input, target, state_, rng);                    // [1,1] summed over T*B tokens
+  return {scale(nll, static_cast<Real>(1.0 / denom)), nll.val()(0, 0), static_cast<double>(input.size())};
+}
+
+void LmTask::set_shard(const dist::Shard& s) {
+  const auto B = static_cast<std::size_t>(train_data_.cols());
+  TW_CHECK(B >= static_cast<std::size_t>(s.size), "data-parallel LM: train.batch_size ", B, " is smaller than the ",
+           s.size, " ranks (each rank needs at least one stream)");
+  col0_ = static_cast<Index>(s.begin(B));
+  col1_ = static_cast<Index>(s.end(B));
 }
 
 PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, int bptt) {
@@ -92,8 +106,9 @@ void LmTask::load_state(const NamedMats& s) {
     TW_CHECK(h.rows() == batch_size_ && h.cols() == model_->cell(l).hidden_dim(),
              "checkpoint: carried LM state of layer ", l, " is ", shape_str(h), ", expected [", batch_size_, "x",
              model_->cell(l).hidden_dim(), "]");
-    state_.h.push_back(h);
-    state_.c.push_back(c);
+    // The checkpoint holds every stream (gathered from all ranks); this process carries its own.
+    state_.h.push_back(h.middleRows(col0_, col1_ - col0_));
+    state_.c.push_back(c.size() ? Mat(c.middleRows(col0_, col1_ - col0_)) : c);
   }
 }
 

@@ -6,6 +6,7 @@
 #include "lm_data.h"
 #include "lm_model.h"
 #include "train/cli.h"
+#include "train/dist.h"
 
 namespace twin::lm {
 
@@ -21,6 +22,9 @@ class LmTask {
   Metrics evaluate(Split split);
   NamedMats save_state() const;
   void load_state(const NamedMats& s);
+  // Data-parallel (core/train/dist.h): this rank trains the batch columns (streams) [begin, end) of each window
+  // and carries their state; the loss keeps the full batch's denominator.
+  void set_shard(const dist::Shard& s);
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
   const LmCorpus& corpus() const { return corpus_; }
@@ -35,7 +39,8 @@ class LmTask {
   IdMat train_data_;      // [L, B]
   ParamStore store_;
   std::unique_ptr<LmModel> model_;
-  LmState state_;         // carried across training windows
+  LmState state_;         // carried across training windows (this rank's streams)
+  Index col0_ = 0, col1_ = 0;   // this rank's streams [col0_, col1_) of the batch; all of them by default
 };
 
 // Perplexity of a token stream with the state carried across windows (inference mode).

@@ -99,9 +99,11 @@ size_t NmtTask::begin_epoch(int, Rng& order_rng) {
 }
 
 LossOut NmtTask::loss(Graph& g, size_t batch, Rng& rng) {
-  const NmtBatch b = make_nmt_batch(train_, batches_[batch]);
+  const double B = static_cast<double>(batches_[batch].size());            // the global batch's sentences
+  const std::vector<int> mine = shard_.items(batches_[batch]);
+  if (mine.empty()) return {};                                              // a rank with no share this step
+  const NmtBatch b = make_nmt_batch(train_, mine);
   Var nll = model_->loss(g, b, rng, mcfg_.label_smoothing);                 // [1,1] summed over target tokens
-  const double B = static_cast<double>(b.src.size());
   return {scale(nll, static_cast<Real>(1.0 / B)), nll.val()(0, 0), static_cast<double>(b.target_tokens())};
 }
 

@@ -9,6 +9,7 @@
 #include "nmt_data.h"
 #include "rnnsearch.h"
 #include "train/cli.h"
+#include "train/dist.h"
 #include "translator.h"
 
 namespace twin::nmt {
@@ -42,6 +43,9 @@ class NmtTask {
   ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
+  // Data-parallel (core/train/dist.h): this rank computes its share of each batch; the loss keeps the
+  // full batch\'s denominator, so the gradients summed over ranks are the full batch\'s.
+  void set_shard(const dist::Shard& s) { shard_ = s; }
   Metrics evaluate(Split split);
   NamedMats save_state() const { return {}; }
   void load_state(const NamedMats&) {}
@@ -70,6 +74,7 @@ class NmtTask {
   SubwordPair sp_;
   Parallel train_, dev_, test_;
   std::vector<std::vector<int>> batches_;
+  dist::Shard shard_;   // one process: everything
   ParamStore store_;
   std::unique_ptr<RnnSearch> model_;
   Scored last_test_;                   // the final test evaluation, written out by finish()

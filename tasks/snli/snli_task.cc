@@ -31,10 +31,12 @@ size_t SnliTask::begin_epoch(int, Rng& order_rng) {
 }
 
 LossOut SnliTask::loss(Graph& g, size_t batch, Rng& rng) {
-  const SnliBatch b = make_batch(train_, batches_[batch], vocab_);
+  const double B = static_cast<double>(batches_[batch].size());           // the global batch's pairs
+  const std::vector<int> mine = shard_.items(batches_[batch]);
+  if (mine.empty()) return {};                                             // a rank with no share this step
+  const SnliBatch b = make_batch(train_, mine, vocab_);
   Var total = model_->loss(g, b.premise, b.hypothesis, b.labels, rng);    // [1,1] summed over pairs
-  const double B = static_cast<double>(b.labels.size());
-  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), B};
+  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), static_cast<double>(mine.size())};
 }
 
 std::vector<int> SnliTask::predict(const std::vector<Pair>& data) const {

@@ -8,6 +8,7 @@
 #include "snli_data.h"
 #include "snli_model.h"
 #include "train/cli.h"
+#include "train/dist.h"
 
 namespace twin::snli {
 
@@ -20,6 +21,9 @@ class SnliTask {
   ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
+  // Data-parallel (core/train/dist.h): this rank computes its share of each batch; the loss keeps the
+  // full batch\'s denominator, so the gradients summed over ranks are the full batch\'s.
+  void set_shard(const dist::Shard& s) { shard_ = s; }
   Metrics evaluate(Split split);
   NamedMats save_state() const { return {}; }
   void load_state(const NamedMats&) {}
@@ -37,6 +41,7 @@ class SnliTask {
   Vocab vocab_;
   long glove_found_ = 0;
   std::vector<std::vector<int>> batches_;
+  dist::Shard shard_;   // one process: everything
   ParamStore store_;
   std::unique_ptr<SnliModel> model_;
 };
