@@ -140,6 +140,41 @@ TEST_P(TrainerResume, StopAndResumeEqualsStraightRun) {
 }
 INSTANTIATE_TEST_SUITE_P(StopPositions, TrainerResume, ::testing::Values(2, 4, 5, 8));
 
+// A crash (kill -9) after the last checkpoint leaves metrics lines the resumed run writes again: resume drops
+// them, so metrics.jsonl equals an uninterrupted run's, line for line apart from elapsed time.
+TEST(Trainer, ResumeDropsMetricsLinesWrittenAfterTheCheckpoint) {
+  auto steps_of = [](const fs::path& f) {
+    std::vector<std::string> rows;
+    std::ifstream in(f);
+    for (std::string l; std::getline(in, l);) {
+      nlohmann::json j = nlohmann::json::parse(l);
+      rows.push_back(j.value("split", "") + "@" + std::to_string(j.value("step", -1L)));
+    }
+    return rows;
+  };
+  TempDir straight_dir, dir;
+  ToyTask straight;
+  TrainOptions so = options(straight_dir.path.string(), 2);
+  so.train.log_every = 1;
+  train(straight, so);
+
+  ToyTask first;
+  TrainOptions o = options(dir.path.string(), 2);
+  o.train.log_every = 1;
+  o.train.max_steps = 5;
+  train(first, o);
+  // What a process killed after step 7 would have left: two more train lines than the checkpoint knows.
+  {
+    std::ofstream out(dir.path / "metrics.jsonl", std::ios::app);
+    out << R"({"split":"train","step":6,"loss":1})" << "\n" << R"({"split":"train","step":7,"loss":1})" << "\n";
+  }
+  ToyTask second(999);
+  o.train.max_steps = 0;
+  o.resume = true;
+  train(second, o);
+  EXPECT_EQ(steps_of(dir.path / "metrics.jsonl"), steps_of(straight_dir.path / "metrics.jsonl"));
+}
+
 TEST(Trainer, SigintSavesCheckpointAndResumeContinuesExactly) {
   TempDir straight_dir, dir;
   ToyTask straight;
