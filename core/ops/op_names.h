@@ -28,6 +28,8 @@ inline constexpr std::array kAllOps = {
     "mask_carry", "weighted_sum_steps", "atr_update",
     // fused cell kernels
     "lstm_cell", "gru_cell", "lrn_cell", "ran_cell", "sru_cell",
+    // attention
+    "scaled_dot_attention",
 };
 
 }  // namespace twin

@@ -2,6 +2,7 @@
 #pragma once
 #include "ops/activations.h"
 #include "ops/arith.h"
+#include "ops/attention_ops.h"
 #include "ops/dropout.h"
 #include "ops/embed.h"
 #include "ops/fused.h"
