@@ -6,6 +6,7 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
   nmt.md / nmt.csv, nmt_ensembles.csv NMT, ATR paper Tables 2/4 (plots/nmt_table.py; + results/nmt_extra/*.json)
   cws.md / cws.csv                    CWS, Table 7 (plots/cws_table.py)
   snli.md / snli.csv                  NLI, Table 6 (plots/snli_table.py; says so when no run is committed yet)
+  classify.md                         sentence classification, SST-2/SST-5 (plots/classify_table.py)
   speed.md / speed.csv, speed_all.csv, speed_torch.csv   speed, Table 4 on a CPU (plots/speed_table.py)
   table1.md / table1.csv              Table 1, WM / MT counted from the cells (plots/table1_table.py)
   cells.md / cells.csv, cells_paper.csv  the cross-task comparison (plots/cells_table.py), also written into
@@ -27,6 +28,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cells_table  # noqa: E402
+import classify_table  # noqa: E402
 import cws_table  # noqa: E402
 import lm_table  # noqa: E402
 import nmt_table  # noqa: E402
@@ -75,6 +77,7 @@ def main():
     step("nmt.md", lambda: nmt_table.write(nmt, nmt_table.load_extra(extra), out("nmt.md")))
     step("cws.md", lambda: cws_table.write(cws, out("cws.md")))
     step("snli.md", lambda: snli_table.write(snli, out("snli.md")))
+    step("classify.md", lambda: classify_table.build(a.runs, out("classify.md")))
     if speed is None or speed["ours"] is None:   # reported by the loader; the other tables still stand
         print(f"{SCRIPT}: speed.md and table1.md not written (no usable {os.path.join(a.speed, 'lm.json')})",
               file=sys.stderr)

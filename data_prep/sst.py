@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Prepare the Stanford Sentiment Treebank at sentence level: RAW_DATA/sst/stsa.{binary,fine}.{train,dev,test}
+-> data/sst/{sst2,sst5}/{train,dev,test}.txt.
+
+Input (../shared/data/sst/SOURCE.md): Kim (2014)'s files, one sentence per line, `<label> <tokens>` (tokenized,
+lowercased; label and text separated by one space). `stsa.binary.*` is SST-2 (0 = negative, 1 = positive,
+neutral sentences removed), `stsa.fine.*` SST-5 (0 = very negative ... 4 = very positive). Sentence-level
+training only: the phrase-level training files are not among our corpora, so numbers trained on these files are
+not comparable with results that train on every labelled phrase of the treebank.
+
+Every line is checked; a bad one stops the script (exit 2) with a message naming file:line: an empty line, a
+label that is not an integer, a label outside the set's range (0-1 / 0-4), a line with a label but no text,
+invalid UTF-8. The published counts are checked (sentences and per-label counts of every split; --no-check
+skips that). Each input may be stored plain or gzipped (`.gz`).
+
+Writes per set folder: {train,dev,test}.txt, one sentence per line `<label> <tokens>` (tokens separated by
+one space, LF, UTF-8, source order: the input lines with any CR, leading/trailing and repeated whitespace
+removed (ASCII whitespace only: a no-break space inside a token stays); for the shipped files the output is byte-identical to the input), and prep.json (source files with
+sha256, per-split sentence and label counts, token statistics, checks). The folder is written to a temporary
+folder and renamed into place, so a failed run leaves the previous folder as it was. Standard library only.
+
+usage: sst.py [--raw DIR] [--out data/sst] [--set sst2|sst5|all] [--no-check]   (default: all)
+"""
+import argparse
+import gzip
+import hashlib
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+from prep_common import find, swap_into_place, write_prep_json
+
+PROG = "data_prep/sst.py"
+# ASCII whitespace only, as the C++ reader splits (data/text.h split_whitespace): the files hold tokens such as
+# "2\u00a01\/2" with a no-break space inside, which str.split() would cut.
+ASCII_SPACE = re.compile(r"[ \t\n\v\f\r]+")
+SPLITS = ("train", "dev", "test")
+SETS = {
+    "sst2": {"stem": "stsa.binary", "labels": 2,
+             "description": "SST-2: Stanford Sentiment Treebank, binary sentence-level (Kim 2014 splits; neutral "
+                            "sentences removed; 0 = negative, 1 = positive); trained on sentences only, no phrases"},
+    "sst5": {"stem": "stsa.fine", "labels": 5,
+             "description": "SST-5: Stanford Sentiment Treebank, fine-grained sentence-level (Kim 2014 splits; "
+                            "0 = very negative ... 4 = very positive); trained on sentences only, no phrases"},
+}
+# Sentences and label counts per split, from ../shared/data/sst/SOURCE.md (the standard SST splits).
+EXPECTED = {
+    "sst2": {"train": [3310, 3610], "dev": [428, 444], "test": [912, 909]},
+    "sst5": {"train": [1092, 2218, 1624, 2322, 1288], "dev": [139, 289, 229, 279, 165],
+             "test": [279, 633, 389, 510, 399]},
+}
+
+
+def fail(msg):
+    print(f"{PROG}: error: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def note(msg):
+    print(f"{PROG}: {msg}")
+
+
+def read_split(path, num_labels):
+    """[(label, tokens)] of one file, and its source info; every line checked."""
+    try:
+        with open(path, "rb") as f:
+            stored = f.read()
+        data = gzip.decompress(stored) if path.endswith(".gz") else stored
+    except (OSError, EOFError) as e:
+        fail(f"cannot read {path}: {e}")
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    out = []
+    for i, raw in enumerate(lines, 1):
+        where = f"{path}:{i}"
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            fail(f"{where}: invalid UTF-8 at byte {e.start} of the line ({e.reason}): replace the file with a good copy")
+        fields = [f for f in ASCII_SPACE.split(line) if f]
+        if not fields:
+            fail(f"{where}: empty line: expected `<label> <tokens>` (missing label and text)")
+        label = fields[0]
+        if not (label.isascii() and label.isdigit()):
+            fail(f"{where}: label {label!r} is not an integer: expected `<label> <tokens>` with the label first "
+                 f"(missing label?)")
+        if int(label) >= num_labels:
+            fail(f"{where}: unknown label {int(label)}: this set's labels are 0..{num_labels - 1}")
+        if len(fields) == 1:
+            fail(f"{where}: empty text after the label {label}")
+        out.append((int(label), fields[1:]))
+    if not out:
+        fail(f"{path}: no sentences")
+    info = {"path": os.path.abspath(path), "bytes": len(stored), "sha256": hashlib.sha256(stored).hexdigest(),
+            "lines": len(lines)}
+    if path.endswith(".gz"):
+        info["sha256_decompressed"] = hashlib.sha256(data).hexdigest()
+    return out, info
+
+
+def stats(rows, num_labels):
+    lens = [len(t) for _, t in rows]
+    return {"sentences": len(rows), "labels": [sum(1 for l, _ in rows if l == k) for k in range(num_labels)],
+            "tokens": {"total": sum(lens), "max": max(lens), "mean": round(sum(lens) / len(lens), 3)}}
+
+
+def job(raw, name, no_check):
+    spec = SETS[name]
+    splits, sources = {}, {}
+    for split in SPLITS:
+        stem = f"{spec['stem']}.{split}"
+        path = find(raw, stem)
+        if path is None:
+            fail(f"missing {os.path.join(raw, stem)} (or .gz): put Kim (2014)'s SST file there "
+                 f"(see ../shared/data/sst/SOURCE.md)")
+        rows, info = read_split(path, spec["labels"])
+        got = [sum(1 for l, _ in rows if l == k) for k in range(spec["labels"])]
+        want = EXPECTED[name][split]
+        if not no_check and got != want:
+            fail(f"{path}: {len(rows)} sentences with label counts {got}; expected {sum(want)} with {want} (the "
+                 f"published SST split, sst/SOURCE.md): not the published file (replace it, or --no-check)")
+        info["published_counts_checked"] = not no_check
+        splits[split], sources[split] = rows, info
+    meta = {"set": name, "description": spec["description"], "num_labels": spec["labels"], "source_files": sources,
+            "transformation": "none: each line `<label> <tokens>` re-joined with single spaces (identical for the "
+                              "shipped files)"}
+    return meta, splits
+
+
+def write_folder(out, name, meta, splits):
+    final = os.path.join(out, name)
+    os.makedirs(out, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=f".{name}-", dir=out)
+    umask = os.umask(0o22)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it 0700
+    try:
+        meta["splits"] = {}
+        for split in SPLITS:
+            rows = splits[split]
+            body = "".join(f"{l} {' '.join(t)}\n" for l, t in rows).encode("utf-8")
+            with open(os.path.join(tmp, split + ".txt"), "wb") as f:
+                f.write(body)
+            meta["splits"][split] = dict(stats(rows, meta["num_labels"]), file=split + ".txt",
+                                         sha256=hashlib.sha256(body).hexdigest())
+        meta["format"] = ("{train,dev,test}.txt: one sentence per line, `<label> <tokens>`; label an integer "
+                          f"0..{meta['num_labels'] - 1}; tokens separated by one space; LF; UTF-8; source order")
+        write_prep_json(tmp, meta)
+        swap_into_place(tmp, final, out, name)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    note(f"wrote {final}: " + ", ".join(f"{k} {v['sentences']}" for k, v in meta["splits"].items()) + " sentences")
+
+
+def main():
+    raw_root = os.environ.get("RAW_DATA", "../shared/data")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--raw", default=os.path.join(raw_root, "sst"),
+                    help="folder holding stsa.{binary,fine}.{train,dev,test} (default $RAW_DATA/sst, "
+                         "RAW_DATA defaulting to ../shared/data)")
+    ap.add_argument("--out", default="data/sst", help="output root; each set gets its own folder")
+    ap.add_argument("--set", choices=("sst2", "sst5", "all"), default="all")
+    ap.add_argument("--no-check", action="store_true", help="skip the published-count checks")
+    a = ap.parse_args()
+    if not os.path.isdir(a.raw):
+        fail(f"no folder {a.raw}: --raw is the folder that holds the stsa.* files ($RAW_DATA/sst)")
+    names = ("sst2", "sst5") if a.set == "all" else (a.set,)
+    jobs = [(n,) + job(a.raw, n, a.no_check) for n in names]  # everything is read and checked before writing
+    for name, meta, splits in jobs:
+        write_folder(a.out, name, meta, splits)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+// Sentence classification data: any corpus with one example per line, `<label> <tokens>` (an integer label
+// 0..C-1, then the tokens, separated by ASCII whitespace), as data_prep/sst.py writes SST-2 / SST-5
+// (data/sst/{sst2,sst5}/{train,dev,test}.txt) and Kim (2014)'s stsa.* files are. Every line is checked; a bad
+// one is an error naming file:line (missing label, non-integer or unknown label, empty text, invalid UTF-8),
+// never a silently dropped example. Also: the word vocabulary of the training sentences (min count, max
+// size), the number of labels (given, or counted from the training data), padded batches.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "base/real.h"
+#include "base/rng.h"
+#include "data/batch.h"
+#include "data/vocab.h"
+#include "train/json_reader.h"
+
+namespace twin::classify {
+
+struct ClassifyDataConfig {
+  std::string dir;         // e.g. data/sst/sst2
+  std::string protocol;    // a plain description for tables, e.g. "SST-2 sentence level, Kim (2014) splits"
+  std::string train = "train", dev = "dev", test = "test";   // split names: <dir>/<name>.txt
+  int num_labels = 0;      // C; 0 = counted from the training data (max label + 1, every label present)
+  bool lowercase = false;  // ASCII-lowercase every token when reading (the SST files are lowercased already)
+  int min_count = 1;       // training words seen fewer times map to <unk>
+  int max_vocab = 0;       // at most this many vocabulary entries, the 2 specials included; 0 = no limit
+  std::string embeddings;  // GloVe text file for the word embeddings, "" = none (random initialisation)
+  int batch_size = 32;     // sentences per training batch
+  int maxi_batch = 20;     // length-sorting window, in batches
+  int eval_batch_size = 256;
+};
+// Reads the `data` object of an experiment (dir and protocol required; the rest optional; unknown keys are
+// errors).
+ClassifyDataConfig parse_classify_data(JsonReader& r);
+// Every setting, defaults included (config.resolved.json).
+nlohmann::json to_json(const ClassifyDataConfig& c);
+
+struct Example {
+  std::vector<std::string> tokens;
+  int label = 0;
+};
+
+// The examples of `path`, in file order. num_labels > 0: a label >= num_labels is an error ("unknown label");
+// num_labels == 0: any non-negative integer is accepted. Errors name file:line: an empty line (missing label),
+// a first field that is not a non-negative integer, an unknown label, a label without text, invalid UTF-8 (with
+// the byte offset). A missing file says how to make SST (python3 data_prep/sst.py); a file without examples
+// is an error.
+std::vector<Example> read_examples(const std::string& path, int num_labels, bool lowercase = false);
+// <dir>/<split>.txt with the config's settings.
+std::string split_path(const ClassifyDataConfig& c, const std::string& split);
+
+// The number of labels: c.num_labels when given (every training label must be below it), else the largest
+// training label + 1, where every label 0..C-1 must occur in `train` (a gap means a label scheme that is not
+// 0..C-1: set data.num_labels). At least 2.
+int count_labels(const std::vector<Example>& train, const ClassifyDataConfig& c, const std::string& train_path);
+// Examples per label (C entries).
+std::vector<long> label_counts(const std::vector<Example>& data, int num_labels);
+
+// Word ids from the training sentences: <pad>=0, <unk>=1, then words by descending count (ties by first
+// appearance), those below c.min_count dropped, cut to c.max_vocab entries. Frozen; unknown words -> <unk>.
+Vocab build_vocab(const std::vector<Example>& train, const ClassifyDataConfig& c);
+
+// A padded batch of the examples `index` (time-major [T, B], run_rnn's layout).
+struct ClassifyBatch {
+  SeqBatch text;
+  Ids labels;   // B label ids, in the order of index
+  Index size() const { return text.size(); }
+};
+ClassifyBatch make_batch(const std::vector<Example>& data, const std::vector<int>& index, const Vocab& v);
+
+// Groups 0..data.size()-1 into batches of at most batch_size sentences (make_batches in data/batch.h),
+// length-sorted inside windows of maxi_batch batches; shuffle=false keeps the input order (evaluation).
+std::vector<std::vector<int>> classify_batches(const std::vector<Example>& data, int batch_size, int maxi_batch,
+                                               bool shuffle, Rng& rng);
+
+}  // namespace twin::classify

@@ -1,0 +1,296 @@
+#include "classify_task.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "classify_memory.h"
+#include "data/text.h"
+#include "ops/ops.h"
+
+namespace twin::classify {
+
+namespace {
+
+int parse_count_flag(const std::string& flag, const std::string& value) {
+  try {
+    size_t used = 0;
+    const int n = std::stoi(value, &used);
+    TW_CHECK(used == value.size() && n >= 0, flag, " takes a number of test sentences >= 0, got '", value, "'");
+    return n;
+  } catch (const std::logic_error&) {
+    TW_FAIL(flag, " takes a number of test sentences >= 0, got '", value, "'");
+  }
+}
+
+std::vector<double> row_of(const Mat& m, Index r, Index n) {
+  std::vector<double> out(static_cast<size_t>(n));
+  for (Index k = 0; k < n; ++k) out[static_cast<size_t>(k)] = static_cast<double>(m(r, k));
+  return out;
+}
+
+}  // namespace
+
+ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs& args)
+    : store_(run.seed) {
+  JsonReader dr = root.child("data");
+  data_ = parse_classify_data(dr);
+  JsonReader mr = root.child("model");
+  mcfg_ = parse_classify_model(mr);
+  if (auto it = args.task_flags.find("--memory"); it != args.task_flags.end())
+    memory_n_ = parse_count_flag("--memory", it->second);
+  if (auto it = args.task_flags.find("--memory-file"); it != args.task_flags.end()) {
+    memory_file_ = it->second;
+    TW_CHECK(std::filesystem::exists(memory_file_), "--memory-file: ", memory_file_, " not found");
+  }
+  if (memory_n_ >= 0 || !memory_file_.empty()) {
+    const std::string why = memory_unsupported_reason(mcfg_);
+    TW_CHECK(why.empty(), "--memory / --memory-file: ", why, " (this run's model: encoder ", mcfg_.encoder,
+             ", cell ", mcfg_.cell.type, mcfg_.bidirectional ? ", bidirectional" : "", ")");
+  }
+  train_path_ = split_path(data_, data_.train);
+  train_ = read_examples(train_path_, data_.num_labels, data_.lowercase);
+  num_labels_ = count_labels(train_, data_, train_path_);
+  dev_ = read_examples(split_path(data_, data_.dev), num_labels_, data_.lowercase);
+  test_ = read_examples(split_path(data_, data_.test), num_labels_, data_.lowercase);
+  vocab_ = build_vocab(train_, data_);
+  model_ = std::make_unique<ClassifyModel>(mcfg_, vocab_.size(), num_labels_, store_);
+  if (!data_.embeddings.empty()) {
+    const PretrainedStats st =
+        model_->embedding().load_glove(data_.embeddings, [&](const std::string& w) { return vocab_.find(w); });
+    glove_found_ = static_cast<long>(st.found);
+  }
+  std::fprintf(stderr, "classify: %s (%s): %zu / %zu / %zu sentences, %d labels, vocabulary %d%s\n",
+               data_.dir.c_str(), data_.protocol.c_str(), train_.size(), dev_.size(), test_.size(), num_labels_,
+               vocab_.size(),
+               data_.embeddings.empty()
+                   ? ", random embeddings"
+                   : (", " + std::to_string(glove_found_) + " rows from " + data_.embeddings).c_str());
+}
+
+nlohmann::json ClassifyTask::resolved() const {
+  nlohmann::json d = to_json(data_);
+  d["num_labels"] = num_labels_;   // as counted (or given)
+  return {{"data", d}, {"model", to_json(mcfg_)}};
+}
+
+size_t ClassifyTask::begin_epoch(int, Rng& order_rng) {
+  batches_ = classify_batches(train_, data_.batch_size, data_.maxi_batch, /*shuffle=*/true, order_rng);
+  return batches_.size();
+}
+
+LossOut ClassifyTask::loss(Graph& g, size_t batch, Rng& rng) {
+  const ClassifyBatch b = make_batch(train_, batches_[batch], vocab_);
+  Var total = model_->loss(g, b.text, b.labels, rng);   // [1,1] summed over sentences
+  const double B = static_cast<double>(b.labels.size());
+  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), B};
+}
+
+std::vector<int> ClassifyTask::predict(const std::vector<Example>& data) const {
+  Rng unused(0);
+  std::vector<int> out(data.size(), 0);
+  Graph g(Mode::kInfer);
+  for (const auto& idx : classify_batches(data, data_.eval_batch_size, 0, /*shuffle=*/false, unused)) {
+    g.clear();
+    const ClassifyBatch b = make_batch(data, idx, vocab_);
+    const Mat& lg = model_->logits(g, b.text, unused).val();   // [B, C]
+    for (Index k = 0; k < lg.rows(); ++k) {
+      Index best = 0;
+      lg.row(k).maxCoeff(&best);
+      out[static_cast<size_t>(idx[static_cast<size_t>(k)])] = static_cast<int>(best);
+    }
+  }
+  return out;
+}
+
+nlohmann::json ClassifyTask::score(const std::vector<Example>& data) const {
+  Stopwatch sw;
+  const std::vector<int> pred = predict(data);
+  const double secs = sw.seconds();
+  const auto C = static_cast<size_t>(num_labels_);
+  long correct = 0;
+  std::vector<std::vector<long>> confusion(C, std::vector<long>(C, 0));   // [gold][predicted]
+  for (size_t i = 0; i < data.size(); ++i) {
+    correct += pred[i] == data[i].label;
+    ++confusion[static_cast<size_t>(data[i].label)][static_cast<size_t>(pred[i])];
+  }
+  std::vector<double> per_label(C, 0.0);
+  long majority = 0;
+  for (size_t l = 0; l < C; ++l) {
+    long n = 0;
+    for (long c : confusion[l]) n += c;
+    per_label[l] = n ? static_cast<double>(confusion[l][l]) / static_cast<double>(n) : 0.0;
+    majority = std::max(majority, n);
+  }
+  const double N = static_cast<double>(data.size());
+  return {{"accuracy", data.empty() ? 0.0 : static_cast<double>(correct) / N},
+          {"sentences", data.size()},
+          {"per_label_accuracy", per_label},
+          {"confusion_gold_by_predicted", confusion},
+          {"majority_class_accuracy", data.empty() ? 0.0 : static_cast<double>(majority) / N},
+          {"sentences_per_s", N / std::max(secs, 1e-9)}};
+}
+
+Metrics ClassifyTask::evaluate(Split split) {
+  Metrics m;
+  m.primary_name = "accuracy";
+  m.higher_is_better = true;
+  m.values = score(split == Split::kDev ? dev_ : split == Split::kTest ? test_ : train_);
+  m.primary = m.values.at("accuracy").get<double>();
+  return m;
+}
+
+void ClassifyTask::memory_sentences(std::vector<Example>& sentences, std::vector<std::string>& sources) const {
+  sentences.clear();
+  sources.clear();
+  if (!memory_file_.empty()) {
+    LineReader in(memory_file_);
+    std::string line;
+    while (in.next(line)) {
+      TW_CHECK(utf8_error_offset(line) < 0, in.where(), ": invalid UTF-8");
+      Example e;
+      e.tokens = split_whitespace(line);
+      if (e.tokens.empty()) continue;   // blank lines separate nothing; skip them
+      if (data_.lowercase)
+        for (auto& w : e.tokens)
+          for (char& ch : w)
+            if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+      e.label = -1;
+      sentences.push_back(std::move(e));
+      sources.push_back("file:" + std::to_string(in.line_no()));
+    }
+    TW_CHECK(!sentences.empty(), "--memory-file ", memory_file_, ": no sentences");
+  }
+  if (memory_n_ < 0) return;
+  std::vector<size_t> chosen;
+  if (memory_file_.empty()) {   // the LRN paper's example word first: a positive sentence if there is one
+    auto has_great = [&](size_t k) {
+      const auto& t = test_[k].tokens;
+      return t.size() <= 25 && std::find(t.begin(), t.end(), "great") != t.end();
+    };
+    auto positive = [&](size_t k) { return 2 * test_[k].label > num_labels_ - 1; };   // upper half of the labels
+    for (int pass = 0; pass < 2 && chosen.empty(); ++pass)
+      for (size_t k = 0; k < test_.size(); ++k)
+        if (has_great(k) && (pass == 1 || positive(k))) {
+          chosen.push_back(k);
+          break;
+        }
+  }
+  int others = 0;   // then the first N test sentences
+  for (size_t k = 0; k < test_.size() && others < memory_n_; ++k)
+    if (std::find(chosen.begin(), chosen.end(), k) == chosen.end()) {
+      chosen.push_back(k);
+      ++others;
+    }
+  for (size_t k : chosen) {
+    sentences.push_back(test_[k]);
+    sources.push_back(data_.test + ":" + std::to_string(k + 1));   // file line number
+  }
+}
+
+nlohmann::json ClassifyTask::memory_report(const std::vector<Example>& sentences,
+                                           const std::vector<std::string>& sources) const {
+  TW_CHECK(sentences.size() == sources.size(), "memory_report: ", sentences.size(), " sentences, ", sources.size(),
+           " sources");
+  const bool exact = memory_is_exact(mcfg_);
+  const std::string& cell = mcfg_.cell.type;
+  nlohmann::json list = nlohmann::json::array();
+  double max_rel = 0;
+  Rng unused(0);
+  for (size_t s = 0; s < sentences.size(); ++s) {
+    const Example& e = sentences[s];
+    const Ids ids = vocab_.encode(e.tokens);
+    const MemoryWeights w = memory_weights(*model_, ids);
+    max_rel = std::max(max_rel, w.rel_error);
+    Graph g(Mode::kInfer);
+    const Mat lg = model_->logits(g, pad_batch(std::vector<Ids>{ids}, kPadId), unused).val();   // [1, C]
+    const Mat p = softmax_rows(lg);
+    Index pred = 0;
+    lg.row(0).maxCoeff(&pred);
+    const Index T = static_cast<Index>(ids.size());
+    nlohmann::json by_step = nlohmann::json::array();
+    for (Index t = 0; t < T; ++t) by_step.push_back(row_of(w.weights_by_step, t, t + 1));   // k = 0..t
+    nlohmann::json one = {{"source", sources[s]},
+                          {"tokens", e.tokens},
+                          {"unknown", nlohmann::json::array()},
+                          {"label", e.label >= 0 ? nlohmann::json(e.label) : nlohmann::json(nullptr)},
+                          {"predicted", pred},
+                          {"probabilities", row_of(p, 0, p.cols())},
+                          {"weights", w.weights},
+                          {"weights_by_step", by_step},
+                          {"input_gate", w.input_gate},
+                          {"forget_gate", w.forget_gate},
+                          {"final_state_norm", static_cast<double>(w.final_state.norm())},
+                          {"rel_error", w.rel_error},
+                          {"max_abs_error", w.max_abs_error}};
+    for (Index k = 0; k < T; ++k)
+      if (ids[static_cast<size_t>(k)] == vocab_.unk_id()) one["unknown"].push_back(k);
+    if (s == 0) {   // every unit's weight for the first sentence only (keeps the file small)
+      nlohmann::json units = nlohmann::json::array();
+      for (Index k = 0; k < T; ++k) units.push_back(row_of(w.weights_units, k, w.weights_units.cols()));
+      one["weights_units"] = units;
+    }
+    list.push_back(std::move(one));
+  }
+  nlohmann::json out = {
+      {"cell", cell},
+      {"output", mcfg_.cell.output == "default" ? (cell == "atr" ? "identity (default)" : "tanh (default)")
+                                                 : mcfg_.cell.output},
+      {"direction", "forward"},
+      {"pooling", mcfg_.pooling},
+      {"exact", exact},
+      {"weights_are",
+       "mean over the H units of g_k = i_k ⊙ Π_{l=k+1..T} f_l, the weight of token k in the final state "
+       "h_T = Σ_k g_k ⊙ v_k (ATR Eq. 10 / the LRN unrolled form), zero initial state, inference mode"},
+      {"value_is", cell == "atr" ? (mcfg_.cell.input_tanh ? "v_k = tanh(x_k W + b)" : "v_k = p_k = x_k W + b")
+                                 : "v_k = x_k W_v + b_v (the v block of LRN's [q k v] projection)"},
+      {"weights_by_step_are", "row t: mean over units of g_k (k = 0..t) in the state after token t"},
+      {"gates_are", "input_gate / forget_gate: mean over units of i_t / f_t at each token"},
+      {"decomposition_check",
+       {{"what", "||Σ_k g_k ⊙ v_k − h_T||₂ / ||h_T||₂ per sentence (sum in double, h_T from the float run)"},
+        {"max_rel_error", max_rel},
+        {"tolerance", kMemoryTolerance},
+        {"passed", exact ? nlohmann::json(max_rel <= kMemoryTolerance) : nlohmann::json(nullptr)},
+        {"note", exact ? "identity output: the decomposition is exact up to float rounding"
+                       : "tanh output: the sum is only Eq. 10's approximation; no check"}}},
+      {"sentences", list}};
+  if (!list.empty()) {   // the first sentence at the top level, for a plotting script
+    out["tokens"] = list[0]["tokens"];
+    out["weights"] = list[0]["weights"];
+  }
+  return out;
+}
+
+void ClassifyTask::finish(const std::string& run_dir, nlohmann::json& summary) {
+  summary["train_accuracy"] = score(train_).at("accuracy");   // of the evaluated model
+  summary["protocol"] = data_.protocol;
+  summary["data_dir"] = data_.dir;
+  summary["num_labels"] = num_labels_;
+  summary["label_counts"] = {{"train", label_counts(train_, num_labels_)},
+                             {"dev", label_counts(dev_, num_labels_)},
+                             {"test", label_counts(test_, num_labels_)}};
+  summary["vocab"] = vocab_.size();
+  summary["embeddings"] = data_.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.embeddings);
+  summary["embedding_rows_from_file"] = glove_found_;
+  summary["params_without_embeddings"] =
+      static_cast<long>(store_.total_size()) - static_cast<long>(model_->embeddings().value.size());
+  summary["params_expected"] = ClassifyModel::expected_params(mcfg_, vocab_.size(), num_labels_);
+  if (summary.contains("train_units_per_s")) summary["train_sentences_per_s"] = summary["train_units_per_s"];
+  if (memory_n_ >= 0 || !memory_file_.empty()) {
+    std::vector<Example> sents;
+    std::vector<std::string> sources;
+    memory_sentences(sents, sources);
+    const nlohmann::json rep = memory_report(sents, sources);
+    write_text_atomic((std::filesystem::path(run_dir) / "memory.json").string(), rep.dump() + "\n");
+    summary["memory"] = {{"file", "memory.json"},
+                         {"sentences", sents.size()},
+                         {"exact", rep["exact"]},
+                         {"max_rel_error", rep["decomposition_check"]["max_rel_error"]},
+                         {"passed", rep["decomposition_check"]["passed"]}};
+    std::fprintf(stderr, "classify: memory weights of %zu sentences -> %s/memory.json (max relative "
+                 "reconstruction error %.3g)\n", sents.size(), run_dir.c_str(),
+                 rep["decomposition_check"]["max_rel_error"].get<double>());
+  }
+}
+
+}  // namespace twin::classify

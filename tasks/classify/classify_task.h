@@ -1,0 +1,69 @@
+// The sentence classification task for the shared trainer (core/train/trainer.h): batches of sentences,
+// cross-entropy averaged over a batch's sentences, dev accuracy selecting the best model (early stopping with
+// train.patience), and test accuracy with per-label accuracy and the confusion matrix in summary.json, beside
+// train accuracy, the parameter count with and without the embeddings and training sentences/s. Optional
+// GloVe-format vectors initialise the embedding rows they cover (frozen with model.freeze_embeddings).
+//
+// Flags (after the final evaluation of the best model; also with --eval-only on a finished run):
+//   --memory N        the memory-weight analysis (classify_memory.h) of the first test sentence with the word
+//                     "great" (at most 25 tokens; the LRN paper's example word), preferring one whose gold label is
+//                     in the upper (positive) half of the labels, then the first N test sentences
+//   --memory-file F   ... of the sentences of F instead (one tokenized sentence per line, no label), followed by
+//                     the N test sentences when --memory is given too
+// Both write <run>/memory.json and need a unidirectional ATR or LRN encoder (checked before training starts).
+#pragma once
+#include <memory>
+
+#include "classify_data.h"
+#include "classify_model.h"
+#include "train/cli.h"
+
+namespace twin::classify {
+
+// memory.json: tolerance of the decomposition check (relative, float) for the exact (identity-output) cells.
+inline constexpr double kMemoryTolerance = 1e-5;
+
+class ClassifyTask {
+ public:
+  ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
+  static std::vector<std::string> flags() { return {"--memory", "--memory-file"}; }
+
+  nlohmann::json resolved() const;
+  ParamStore& params() { return store_; }
+  size_t begin_epoch(int epoch, Rng& order_rng);
+  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  Metrics evaluate(Split split);
+  NamedMats save_state() const { return {}; }
+  void load_state(const NamedMats&) {}
+  void finish(const std::string& run_dir, nlohmann::json& summary);
+
+  // Predicted label per example of `data` with the current parameters.
+  std::vector<int> predict(const std::vector<Example>& data) const;
+  // The memory analysis of `sentences` (labels < 0: unknown) as memory.json's object; `sources` names where each
+  // sentence came from ("test:12", "file:3").
+  nlohmann::json memory_report(const std::vector<Example>& sentences, const std::vector<std::string>& sources) const;
+  // The sentences --memory / --memory-file choose, with their sources.
+  void memory_sentences(std::vector<Example>& sentences, std::vector<std::string>& sources) const;
+
+  const ClassifyModel& model() const { return *model_; }
+  const Vocab& vocab() const { return vocab_; }
+  const std::vector<Example>& test_data() const { return test_; }
+
+ private:
+  nlohmann::json score(const std::vector<Example>& data) const;
+
+  ClassifyDataConfig data_;
+  ClassifyModelConfig mcfg_;
+  std::string train_path_;
+  std::vector<Example> train_, dev_, test_;
+  int num_labels_ = 0;
+  Vocab vocab_;
+  long glove_found_ = 0;
+  int memory_n_ = -1;            // --memory N; -1 = not given
+  std::string memory_file_;      // --memory-file
+  std::vector<std::vector<int>> batches_;
+  ParamStore store_;
+  std::unique_ptr<ClassifyModel> model_;
+};
+
+}  // namespace twin::classify

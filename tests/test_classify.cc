@@ -1,0 +1,156 @@
+// Sentence classification task: a smoke run on the generated corpus (tasks/classify/classify_synthetic.h: the
+// label is the majority polarity of 1, 3 or 5 sentiment words anywhere in the sentence) must learn it with an
+// ATR encoder (last state), an LSTM with attentive pooling and a self-attention block (relative positions, mean
+// pooling); the confusion matrix must add up to the split. The task's --memory flag writes memory.json with the
+// "great" sentence first and a passing decomposition check; a model the analysis cannot read is refused before
+// training; malformed flag values are errors.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "classify_synthetic.h"
+#include "classify_task.h"
+#include "smoke_run.h"
+#include "test_util.h"
+
+namespace twin::classify {
+namespace {
+
+using twin::test::contains;
+using twin::test::error_of;
+using twin::test::TempDir;
+
+nlohmann::json smoke_config(const std::string& data_dir, const std::string& run_dir) {
+  std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/classify_atr.json");
+  nlohmann::json config = nlohmann::json::parse(in);
+  config["data"]["dir"] = data_dir;
+  config["out_dir"] = run_dir;
+  return config;
+}
+
+struct SmokeCase {
+  std::string name;
+  nlohmann::json model;   // merged over the smoke file's model section
+};
+
+class ClassifySmoke : public ::testing::TestWithParam<SmokeCase> {};
+
+TEST_P(ClassifySmoke, LearnsTheGeneratedLabels) {
+  TempDir data("cls_data"), run("cls_run");
+  write_synthetic_sentiment(data.str(), 3);
+  nlohmann::json config = smoke_config(data.str(), run.str());
+  config["model"].merge_patch(GetParam().model);
+  auto s = test::train_smoke<ClassifyTask>(config, "smoke/classify_atr.json", run.str());
+  EXPECT_LT(s.out.losses.back(), s.out.losses.front() / 3) << "training loss did not drop";
+  EXPECT_GE(s.out.best.primary, 0.9) << "dev accuracy (chance 1/2)";
+  const Metrics test = s.task->evaluate(Split::kTest);
+  EXPECT_GT(test.primary, 0.88);
+  long total = 0, diagonal = 0;
+  const auto& conf = test.values.at("confusion_gold_by_predicted");
+  for (int g = 0; g < 2; ++g)
+    for (int p = 0; p < 2; ++p) {
+      total += conf[g][p].get<long>();
+      if (g == p) diagonal += conf[g][p].get<long>();
+    }
+  EXPECT_EQ(total, 200);
+  EXPECT_NEAR(static_cast<double>(diagonal) / 200.0, test.primary, 1e-12);
+  std::cout << "[ classify ] " << GetParam().name << ": dev " << s.out.best.primary << ", test " << test.primary
+            << " after " << s.out.steps << " steps\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Encoders, ClassifySmoke,
+    ::testing::Values(SmokeCase{"atr_last", nlohmann::json::object()},
+                      SmokeCase{"lstm_attentive", {{"cell", {{"type", "lstm"}}}, {"pooling", "attentive"}}},
+                      SmokeCase{"self_attention_relative",
+                                {{"encoder", "self_attention"},
+                                 {"pooling", "mean"},
+                                 {"self_attention", {{"position", "relative"}, {"clip_k", 4}}}}}),
+    [](const auto& info) { return info.param.name; });
+
+// --memory 2 on an (untrained) ATR model: memory.json holds the "great" sentence first, then the first 2 test
+// sentences, and the decomposition check passes.
+TEST(ClassifyTask, MemoryFlagWritesMemoryJson) {
+  TempDir data("cls_data"), run("cls_run");
+  write_synthetic_sentiment(data.str(), 5, 200, 50, 50);
+  nlohmann::json config = smoke_config(data.str(), run.str());
+  JsonReader root(config, "smoke");
+  const RunConfig rc = parse_run(root);
+  JsonReader tr = root.child("train");
+  const TrainConfig tc = parse_train(tr);
+  CliArgs args;
+  args.task_flags["--memory"] = "2";
+  ClassifyTask task(root, rc, tc, args);
+  nlohmann::json summary = nlohmann::json::object();
+  task.finish(run.str(), summary);
+  ASSERT_TRUE(summary.contains("memory"));
+  EXPECT_EQ(summary["memory"]["passed"], true);
+  std::ifstream in(run.file("memory.json"));
+  const nlohmann::json mem = nlohmann::json::parse(in);
+  EXPECT_EQ(mem["cell"], "atr");
+  EXPECT_EQ(mem["exact"], true);
+  EXPECT_EQ(mem["decomposition_check"]["passed"], true);
+  EXPECT_LE(mem["decomposition_check"]["max_rel_error"].get<double>(), kMemoryTolerance);
+  const auto& sents = mem["sentences"];
+  ASSERT_EQ(sents.size(), 3u);
+  const auto first = sents[0]["tokens"].get<std::vector<std::string>>();
+  EXPECT_NE(std::find(first.begin(), first.end(), "great"), first.end());
+  EXPECT_EQ(sents[0]["label"], 1) << "a positive sentence with \"great\" comes first when there is one";
+  EXPECT_EQ(mem["tokens"], sents[0]["tokens"]);
+  EXPECT_EQ(mem["weights"], sents[0]["weights"]);
+  EXPECT_TRUE(sents[0].contains("weights_units"));
+  EXPECT_FALSE(sents[1].contains("weights_units"));
+  for (const auto& s : sents) {
+    const size_t n = s["tokens"].size();
+    EXPECT_EQ(s["weights"].size(), n);
+    EXPECT_EQ(s["weights_by_step"].size(), n);
+    EXPECT_EQ(s["input_gate"].size(), n);
+    EXPECT_EQ(s["probabilities"].size(), 2u);
+    EXPECT_TRUE(s["label"].is_number_integer());
+  }
+  // The first 2 test sentences follow (unless the "great" one is among them), named by their line.
+  EXPECT_EQ(sents[1]["source"].get<std::string>().rfind("test:", 0), 0u);
+
+  // --memory-file: the file's sentences, labels unknown.
+  std::ofstream(data.file("mine.txt")) << "a great w1 w2\n\nbad w3\n";
+  CliArgs fa;
+  fa.task_flags["--memory-file"] = data.file("mine.txt");
+  JsonReader root2(config, "smoke");
+  parse_run(root2);
+  JsonReader tr2 = root2.child("train");
+  parse_train(tr2);
+  ClassifyTask t2(root2, rc, tc, fa);
+  std::vector<Example> chosen;
+  std::vector<std::string> sources;
+  t2.memory_sentences(chosen, sources);
+  ASSERT_EQ(chosen.size(), 2u);
+  EXPECT_EQ(sources[1], "file:3");
+  const nlohmann::json rep = t2.memory_report(chosen, sources);
+  EXPECT_TRUE(rep["sentences"][0]["label"].is_null());
+  EXPECT_EQ(rep["sentences"][0]["unknown"], nlohmann::json::array({0}));   // "a" is not in the toy vocabulary
+}
+
+TEST(ClassifyTask, MemoryFlagNeedsAUnidirectionalTwinGatedEncoderAndANumber) {
+  TempDir data("cls_data"), run("cls_run");
+  write_synthetic_sentiment(data.str(), 5, 100, 20, 20);
+  auto make = [&](const nlohmann::json& model_patch, const std::string& flag, const std::string& value) {
+    nlohmann::json config = smoke_config(data.str(), run.str());
+    config["model"].merge_patch(model_patch);
+    JsonReader root(config, "smoke");
+    const RunConfig rc = parse_run(root);
+    JsonReader tr = root.child("train");
+    const TrainConfig tc = parse_train(tr);
+    CliArgs args;
+    args.task_flags[flag] = value;
+    ClassifyTask task(root, rc, tc, args);
+  };
+  EXPECT_TRUE(contains(error_of([&] { make({{"cell", {{"type", "gru"}}}}, "--memory", "3"); }), "twin-gated"));
+  EXPECT_TRUE(contains(error_of([&] { make({{"bidirectional", true}}, "--memory", "3"); }), "unidirectional"));
+  EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory", "x"); }), "--memory takes a number"));
+  EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory", "-2"); }), "--memory takes a number"));
+  EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory-file", data.file("none.txt")); }), "not found"));
+  EXPECT_EQ(error_of([&] { make(nlohmann::json::object(), "--memory", "0"); }), twin::test::kNoErrorThrown);
+}
+
+}  // namespace
+}  // namespace twin::classify
