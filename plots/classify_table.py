@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from run_files import epochs_run, first_command
+from run_files import epochs_run, first_command, pct
 
 SCRIPT = "classify_table.py"
 SETS = {"sst2": "SST-2 (binary)", "sst5": "SST-5 (fine-grained)"}
@@ -30,10 +30,6 @@ POS_ORDER = ["sinusoidal", "learned", "relative", "none"]
 PAPER_DOC = {"lstm": (4.37, 24.62, 37.22, 3.58), "gru": (4.39, 24.68, 37.20, 3.47),
              "atr": (4.78, 25.33, 38.54, 4.00), "sru": (4.95, 24.78, 38.23, 3.99),
              "lrn": (4.98, 25.07, 38.42, 3.98)}
-
-
-def pct(x):
-    return f"{100 * x:.2f}" if isinstance(x, (int, float)) else "–"
 
 
 def load(d):

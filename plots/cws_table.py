@@ -13,7 +13,7 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import argparse
 import os
 
-from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
+from run_files import (RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
                        read_command, read_json, read_metrics, write_csv, write_table)
 
 SCRIPT = "cws_table.py"
@@ -21,14 +21,6 @@ SCRIPT = "cws_table.py"
 # Quoted from the ATR paper (Zhang et al. 2018), Table 7: MSRA test P / R / F (standard protocol, full
 # 86,924-sentence training set; first 90 % train, last 10 % dev).
 PAPER_MSRA = {"lstm": (95.5, 94.9, 95.2), "gru": (95.2, 95.1, 95.1), "atr": (95.3, 95.1, 95.2)}
-
-
-def pct(x):
-    return f"{100 * x:.2f}" if isinstance(x, (int, float)) else "–"
-
-
-def pct_csv(x):
-    return f"{100 * x:.2f}" if isinstance(x, (int, float)) else ""
 
 
 def load_run(d):

@@ -234,3 +234,13 @@ def cell_key(cell):
 def cell_sort_key(key):
     base = key.split("_")[0]
     return (CELL_ORDER.index(base) if base in CELL_ORDER else len(CELL_ORDER), base, key != base, key)
+
+
+def pct(x):
+    """A fraction as a percentage with two decimals for markdown; "–" when missing."""
+    return f"{100 * x:.2f}" if isinstance(x, (int, float)) else "–"
+
+
+def pct_csv(x):
+    """The same for CSV: empty when missing."""
+    return f"{100 * x:.2f}" if isinstance(x, (int, float)) else ""

@@ -14,21 +14,13 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import argparse
 import os
 
-from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
+from run_files import (RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
                        read_command, read_json, read_metrics, write_csv, write_table)
 
 SCRIPT = "snli_table.py"
 
 # Quoted from the ATR paper (Zhang et al. 2018), Table 6: SNLI test accuracy, d = 300 (full SNLI train).
 PAPER = {"gru": "84.6 (3.2m)", "atr": "85.6 (1.5m)"}
-
-
-def pct(x):
-    return f"{100 * x:.2f}" if isinstance(x, (int, float)) else "–"
-
-
-def pct_csv(x):
-    return f"{100 * x:.2f}" if isinstance(x, (int, float)) else ""
 
 
 def load_run(d):
