@@ -6,10 +6,9 @@ usage: lm_table.py [--runs results/runs] [--out results/lm.md]   (standard libra
 
 A run folder that cannot be read is reported on stderr and left out (plots/run_files.py).
 """
-import argparse
 import os
 
-from run_files import (cell_key, csv_note, csv_path, dev_records, load_runs, optional_json, read_command,
+from run_files import (table_main, cell_key, csv_note, csv_path, dev_records, load_runs, optional_json, read_command,
                        read_json, read_metrics, write_csv, write_text)
 
 SCRIPT = "lm_table.py"
@@ -133,13 +132,7 @@ def write(runs, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--runs", default="results/runs")
-    ap.add_argument("--out", default="results/lm.md")
-    a = ap.parse_args()
-    if not os.path.isdir(a.runs):
-        ap.error(f"--runs {a.runs}: no such directory")
-    write(load(a.runs), a.out)
+    table_main(__doc__, "results/lm.md", load, write)
 
 
 if __name__ == "__main__":

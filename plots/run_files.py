@@ -10,6 +10,7 @@ gates.json) are ignored, with a report, when broken.
 import csv
 import glob
 import io
+import argparse
 import json
 import os
 import sys
@@ -244,3 +245,14 @@ def pct(x):
 def pct_csv(x):
     """The same for CSV: empty when missing."""
     return f"{100 * x:.2f}" if isinstance(x, (int, float)) else ""
+
+
+def table_main(doc, default_out, load, write):
+    """The command line of a table script run alone: --runs (default results/runs) and --out."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", default="results/runs")
+    ap.add_argument("--out", default=default_out)
+    a = ap.parse_args()
+    if not os.path.isdir(a.runs):
+        ap.error(f"--runs {a.runs}: no such directory")
+    write(load(a.runs), a.out)

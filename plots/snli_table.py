@@ -11,10 +11,9 @@ usage: snli_table.py [--runs results/runs] [--out results/snli.md]   (stdlib onl
 
 A run folder that cannot be read is reported on stderr and left out (plots/run_files.py).
 """
-import argparse
 import os
 
-from run_files import (RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
+from run_files import (table_main, RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
                        read_command, read_json, read_metrics, write_csv, write_table)
 
 SCRIPT = "snli_table.py"
@@ -97,13 +96,7 @@ def write(rows, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--runs", default="results/runs")
-    ap.add_argument("--out", default="results/snli.md")
-    a = ap.parse_args()
-    if not os.path.isdir(a.runs):
-        ap.error(f"--runs {a.runs}: no such directory")
-    write(load(a.runs), a.out)
+    table_main(__doc__, "results/snli.md", load, write)
 
 
 if __name__ == "__main__":
