@@ -2,6 +2,7 @@
 // GEMM flop counter against a hand count for a tiny ATR LM, the output files, and strict config parsing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include "rnn/cell_factory.h"
 #include "speed_bench.h"
 #include "train/experiment.h"
+#include "train/records_csv.h"
 #include "train/run_dir.h"
 
 namespace twin::speed {
@@ -124,7 +126,30 @@ TEST(Speed, SmokeConfigRecordsAndFiles) {
   EXPECT_NE(md.find("| atr | "), std::string::npos);
   EXPECT_NE(md.find("| lstm | "), std::string::npos);
   EXPECT_NE(md.find("## tiny"), std::string::npos);
+  // The CSV: header with the leading columns first, then one line per record in run order.
+  const std::string csv = read_file(out + ".csv");
+  EXPECT_EQ(csv.rfind("shape,cell,threads,", 0), 0u) << csv.substr(0, 80);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(rep.records.size()) + 1);
+  EXPECT_NE(csv.find("\ntiny,lstm,"), std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST(Speed, RecordsCsvHandCase) {
+  const nlohmann::json recs = nlohmann::json::parse(
+      R"([{"cell": "atr", "b": 1.5, "a": "x,y", "ok": true},
+          {"cell": "gru", "a": "say \"hi\"", "z": null, "b": 2}])");
+  // "cell" first as asked, then the rest sorted; missing and null cells empty; quoting per RFC 4180.
+  EXPECT_EQ(records_csv(recs, {"cell", "absent"}),
+            "cell,a,b,ok,z\n"
+            "atr,\"x,y\",1.5,true,\n"
+            "gru,\"say \"\"hi\"\"\",2,,\n");
+  EXPECT_EQ(records_csv(nlohmann::json::array()), "\n");
+  EXPECT_THROW(records_csv(nlohmann::json::parse(R"([{"a": [1]}])")), Error);
+  EXPECT_THROW(records_csv(nlohmann::json::parse(R"([1])")), Error);
+  const nlohmann::json bench = {{"rows", nlohmann::json::array({{{"cell", "atr"}}, {{"cell", "gru"}}})}};
+  EXPECT_EQ(report_records(bench, "nmt.json").size(), 2u);
+  EXPECT_EQ(report_records(bench, "nmt.json")[1].at("cell"), "gru");
+  EXPECT_THROW(report_records(nlohmann::json{{"other", 1}}, "f.json"), Error);
 }
 
 TEST(Speed, MarkdownShowsPaperRatiosWhenAtrGruLstmPresent) {

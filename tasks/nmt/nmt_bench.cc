@@ -1,10 +1,11 @@
 // nmt bench <experiment.json> [--set k=v ...] [--cells atr,gru,lstm] [--steps N] [--sentences N] [--threads N]
-//           [--out PREFIX]
+//           [--out PREFIX]   (writes PREFIX.json, PREFIX.md and PREFIX.csv)
 // The ATR paper's Table 4 on this machine: for each cell at the experiment's (equal) dimensions, training
 // target tokens/s (forward + backward + clip + Adam over the first real training batches) and decoding
 // target tokens/s at beam 1 and beam 10 (the first test sentences), plus parameters. Measure with the cores
 // otherwise idle; the run folders' own words/s are taken while other jobs share the machine.
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 #include "optim/clip.h"
 #include "optim/optimizer.h"
 #include "train/experiment.h"
+#include "train/records_csv.h"
 
 namespace twin::nmt {
 
@@ -39,11 +41,18 @@ int bench_main(int argc, char** argv) {
       TW_CHECK(i + 1 < argc, a, " needs a value; ", usage);
       return argv[++i];
     };
+    auto count = [&]() -> int {   // a positive integer, the whole argument (std::stoi would take "5x")
+      const std::string v = value();
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      TW_CHECK(!v.empty() && *end == 0 && n >= 1 && n <= 1000000, a, " expects a positive integer, got '", v, "'");
+      return static_cast<int>(n);
+    };
     if (a == "--set") overrides.push_back(value());
     else if (a == "--cells") cells = split_commas(value());
-    else if (a == "--steps") steps = std::stoi(value());
-    else if (a == "--sentences") sentences = std::stoi(value());
-    else if (a == "--threads") threads = std::stoi(value());
+    else if (a == "--steps") steps = count();
+    else if (a == "--sentences") sentences = count();
+    else if (a == "--threads") threads = count();
     else if (a == "--out") out = value();
     else if (!a.empty() && a[0] == '-') TW_FAIL("unknown flag '", a, "'; ", usage);
     else config = a;
@@ -120,6 +129,7 @@ int bench_main(int argc, char** argv) {
         "trained, so their output lengths differ: decoding speeds of trained models are in results/nmt.md).\n\n";
     write_text_atomic(out + ".json", doc.dump(2) + "\n");
     write_text_atomic(out + ".md", head + md);
+    write_text_atomic(out + ".csv", records_csv(rows, {"cell"}));
   }
   return 0;
 }

@@ -1,4 +1,6 @@
-// build/bin/gemm_bench [--threads N] [--reps R]
+// build/bin/gemm_bench [--threads N[,N...]] [--reps R] [--out PREFIX]
+// --out writes PREFIX.json (machine, command, one row per shape x form x thread count), PREFIX.md (the same
+// table) and PREFIX.csv beside it; without it the table is only printed.
 // GFLOP/s of Eigen's own product, OpenBLAS's sgemm and (when built with it) BLIS's on the product shapes our
 // models run, in the three forms a layer needs (forward x W, input gradient dy W^T, weight gradient x^T dy),
 // Eigen both on the thread count given and on one thread. This is the measurement behind the routing
@@ -6,16 +8,22 @@
 #include <cblas.h>
 
 #include <algorithm>
-#include <functional>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "base/check.h"
 #include "base/rng.h"
 #include "base/threads.h"
 #include "ops/gemm_blis.h"
 #include "ops/linalg.h"
+#include "speed_bench.h"
+#include "train/records_csv.h"
+#include "train/run_dir.h"
 
 using twin::Mat;
 
@@ -39,15 +47,77 @@ double time_best(int reps, const std::function<void()>& f) {
   return best;
 }
 
+const char* kUsage = "usage: gemm_bench [--threads N[,N...]] [--reps R] [--out PREFIX]";
+
+int positive(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  const long n = std::strtol(v.c_str(), &end, 10);
+  TW_CHECK(!v.empty() && *end == 0 && n >= 1 && n <= 1000, flag, " expects an integer in [1, 1000], got '", v,
+           "'; ", kUsage);
+  return static_cast<int>(n);
+}
+
+// One thread count: prints the table and appends one JSON row per shape x form to `rows`.
+void bench(int threads, int reps, nlohmann::json& rows, std::string& md);
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int threads = 2, reps = 7;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--threads")) threads = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
+  std::vector<int> thread_list = {2};
+  int reps = 7;
+  std::string out;
+  std::string cmd = "build/bin/gemm_bench";
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      cmd += " " + a;
+      TW_CHECK(a == "--threads" || a == "--reps" || a == "--out", "unknown argument '", a, "'; ", kUsage);
+      TW_CHECK(i + 1 < argc, a, " needs a value; ", kUsage);
+      const std::string v = argv[++i];
+      cmd += " " + v;
+      if (a == "--reps") {
+        reps = positive(a, v);
+      } else if (a == "--out") {
+        out = v;
+      } else {
+        thread_list.clear();
+        for (size_t p = 0; p <= v.size();) {
+          const size_t c = std::min(v.find(',', p), v.size());
+          thread_list.push_back(positive(a, v.substr(p, c - p)));
+          p = c + 1;
+        }
+      }
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    std::string md;
+    for (int t : thread_list) bench(t, reps, rows, md);
+    if (!out.empty()) {
+      const nlohmann::json doc = {{"tool", "twinrnn gemm_bench"}, {"command", cmd}, {"reps", reps},
+                                  {"machine", twin::speed::machine_info()}, {"rows", rows}};
+      const std::string head =
+          "# GEMM: Eigen vs OpenBLAS vs BLIS on our product shapes (GFLOP/s, best of " + std::to_string(reps) +
+          ")\n\n`" + cmd + "`, " + doc["machine"].value("date", std::string("?")) + ", " +
+          doc["machine"].value("cpu", std::string("?")) + "; " + doc["machine"].value("blas", std::string("?")) +
+          ". Columns and what the routing takes from them: results/gemm_bench.md.\n";
+      twin::write_text_atomic(out + ".json", doc.dump(2) + "\n");
+      twin::write_text_atomic(out + ".md", head + md);
+      twin::write_text_atomic(out + ".csv", twin::records_csv(rows, {"threads", "shape", "form", "m", "k", "n"}));
+      std::printf("wrote %s.json, %s.md and %s.csv\n", out.c_str(), out.c_str(), out.c_str());
+    }
+    return 0;
+  } catch (const twin::Error& e) {
+    std::fprintf(stderr, "gemm_bench: error: %s\n", e.what());
+    return 2;
   }
+}
+
+namespace {
+
+void bench(int threads, int reps, nlohmann::json& rows, std::string& md) {
   twin::set_num_threads(threads);
+  md += "\n## " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") +
+        "\n\n| shape | form | m x k x n | eigen | eigen-1t | e-split | blas | blis | winner |\n"
+        "|---|---|---|---:|---:|---:|---:|---:|---|\n";
   const std::vector<Shape> shapes = {
       {"LM small step h U (ATR)", 20, 200, 200},    {"LM small step h U (GRU)", 20, 200, 600},
       {"LM small step h U (LSTM)", 20, 200, 800},   {"LM medium step h U (LSTM)", 20, 650, 2600},
@@ -91,10 +161,25 @@ int main(int argc, char** argv) {
       const char* fname = form == Form::kForward ? "fwd" : form == Form::kInputGrad ? "dx" : "dW";
       const std::string dims = std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
       const double best = std::min({te, te1, tsplit, tbl, tbs});
+      const char* winner =
+          best == tbs ? "blis" : best == tbl ? "blas" : best == te1 ? "eigen-1t" : best == tsplit ? "e-split" : "eigen";
+      const bool blis = twin::blis_available();
       std::printf("%-28s %-5s %16s %9.1f %9.1f %9.1f %9.1f %9.1f %s\n", s.what, fname, dims.c_str(), flops / te / 1e9,
-                  flops / te1 / 1e9, flops / tsplit / 1e9, flops / tbl / 1e9, flops / tbs / 1e9,
-                  best == tbs ? "blis" : best == tbl ? "blas" : best == te1 ? "eigen-1t" : best == tsplit ? "e-split" : "eigen");
+                  flops / te1 / 1e9, flops / tsplit / 1e9, flops / tbl / 1e9, blis ? flops / tbs / 1e9 : 0.0, winner);
+      char blis_s[32] = "n/a", line[256];
+      if (blis) std::snprintf(blis_s, sizeof blis_s, "%.1f", flops / tbs / 1e9);
+      std::snprintf(line, sizeof line, "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %s | %s |\n", s.what, fname,
+                    dims.c_str(), flops / te / 1e9, flops / te1 / 1e9, flops / tsplit / 1e9, flops / tbl / 1e9, blis_s,
+                    winner);
+      md += line;
+      nlohmann::json row = {{"threads", threads}, {"shape", s.what}, {"form", fname}, {"m", m}, {"k", k}, {"n", n},
+                            {"eigen_gflops", flops / te / 1e9}, {"eigen_1t_gflops", flops / te1 / 1e9},
+                            {"eigen_split_gflops", flops / tsplit / 1e9}, {"blas_gflops", flops / tbl / 1e9},
+                            {"blis_gflops", blis ? nlohmann::json(flops / tbs / 1e9) : nlohmann::json()},
+                            {"winner", winner}};
+      rows.push_back(row);
     }
   }
-  return 0;
 }
+
+}  // namespace

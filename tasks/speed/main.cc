@@ -1,4 +1,6 @@
 // build/bin/speed <experiments/speed/name.json> [--set key=value ...] [--quiet] [--profile]
+// build/bin/speed --csv <report.json>...   writes <report>.csv beside each report of ours (this tool's
+//                                          records, nmt bench's or gemm_bench's rows) without rerunning it
 // --profile (or TWIN_PROFILE=1) prints, per configuration, the time of every op and every matrix product
 // per step (graph/profile.h); profiling itself costs a clock read per op, so use it apart from the figures.
 // Runs the speed task (speed_bench.h) and writes <out>.json and <out>.md; prints the markdown table.
@@ -12,11 +14,43 @@
 #include "graph/profile.h"
 #include "speed_bench.h"
 #include "train/experiment.h"
+#include "train/records_csv.h"
+#include "train/run_dir.h"
+
+namespace {
+
+// "results/speed/lm.json" -> "results/speed/lm.csv"; the report's records as CSV.
+std::string write_csv_beside(const std::string& report_path) {
+  using namespace twin;
+  TW_CHECK(report_path.size() > 5 && report_path.compare(report_path.size() - 5, 5, ".json") == 0,
+           "--csv ", report_path, ": expected a .json report");
+  const nlohmann::json doc = parse_json_text(read_file(report_path), report_path);
+  const nlohmann::json& recs = report_records(doc, report_path);
+  const std::vector<std::string> first =
+      doc.contains("records") ? speed::kCsvFirst : std::vector<std::string>{"cell", "shape", "form", "threads"};
+  const std::string out = report_path.substr(0, report_path.size() - 5) + ".csv";
+  std::string text;
+  try {
+    text = records_csv(recs, first);
+  } catch (const Error& e) {
+    TW_FAIL(report_path, ": ", e.what());
+  }
+  write_text_atomic(out, text);
+  return out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace twin;
-  const char* usage = "usage: speed <experiment.json> [--set key=value ...] [--quiet] [--profile]";
+  const char* usage =
+      "usage: speed <experiment.json> [--set key=value ...] [--quiet] [--profile] | speed --csv <report.json>...";
   try {
+    if (argc > 1 && !std::strcmp(argv[1], "--csv")) {
+      TW_CHECK(argc > 2, "--csv needs at least one report .json; ", usage);
+      for (int i = 2; i < argc; ++i) std::printf("wrote %s\n", write_csv_beside(argv[i]).c_str());
+      return 0;
+    }
     std::string config;
     std::vector<std::string> overrides;
     bool quiet = false;
@@ -40,8 +74,8 @@ int main(int argc, char** argv) {
     const speed::SpeedConfig cfg = speed::parse_speed_config(r);
     const speed::SpeedReport rep = speed::run_speed(cfg, !quiet);
     speed::write_speed_report(cfg, rep);
-    std::printf("%s\nwrote %s.json and %s.md\n", speed::report_markdown(cfg, rep).c_str(), cfg.out.c_str(),
-                cfg.out.c_str());
+    std::printf("%s\nwrote %s.json, %s.md and %s.csv\n", speed::report_markdown(cfg, rep).c_str(), cfg.out.c_str(),
+                cfg.out.c_str(), cfg.out.c_str());
     return 0;
   } catch (const Error& e) {
     std::fprintf(stderr, "speed: error: %s\n", e.what());

@@ -71,8 +71,10 @@ struct SpeedReport {
 // Runs every cell x shape x thread count (sets the thread count of OpenMP/Eigen/OpenBLAS; leaves it at the
 // last one). verbose: one progress line per record on stderr.
 SpeedReport run_speed(const SpeedConfig& cfg, bool verbose = false);
-// <out>.json and <out>.md, each written atomically (creates the parent folder).
+// <out>.json, <out>.md and <out>.csv (one row per record, kCsvFirst columns first), each written
+// atomically (creates the parent folder).
 void write_speed_report(const SpeedConfig& cfg, const SpeedReport& rep);
+extern const std::vector<std::string> kCsvFirst;
 nlohmann::json report_json(const SpeedConfig& cfg, const SpeedReport& rep);
 std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep);
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "speed_bench.h"
+#include "train/records_csv.h"
 #include "train/run_dir.h"
 
 namespace twin::speed {
@@ -47,6 +48,8 @@ std::string utc_date() {
 }
 
 }  // namespace
+
+const std::vector<std::string> kCsvFirst = {"shape", "cell", "threads"};
 
 nlohmann::json machine_info() {
   std::string cpu = "unknown";
@@ -168,6 +171,7 @@ void write_speed_report(const SpeedConfig& cfg, const SpeedReport& rep) {
   if (!parent.empty()) std::filesystem::create_directories(parent);
   write_text_atomic(cfg.out + ".json", report_json(cfg, rep).dump(2) + "\n");
   write_text_atomic(cfg.out + ".md", report_markdown(cfg, rep));
+  write_text_atomic(cfg.out + ".csv", records_csv(report_json(cfg, rep).at("records"), kCsvFirst));
 }
 
 }  // namespace twin::speed
