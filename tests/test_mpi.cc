@@ -1,6 +1,7 @@
 // Data-parallel training over MPI (core/train/dist.h), end to end through the real binaries and mpirun:
 //  - equivalence: `mpirun --oversubscribe -np 2` (each rank computes half of every batch) gives the same
-//    parameters after K steps as one process on the full batch, for the LM and NMT smoke experiments
+//    parameters after K steps as one process on the full batch, for the LM and NMT smoke experiments and a
+//    few steps of the CWS, SNLI and classification ones
 //    (dropout off: each rank draws its own masks, so with dropout the runs are equal in distribution only);
 //  - resume: a 2-rank run stopped at step K/2 and resumed equals the uninterrupted 2-rank run exactly, and its
 //    checkpoint has the single-process layout (the LM's carried state holds every stream);
@@ -15,8 +16,11 @@
 #include <string>
 #include <unistd.h>
 
+#include "classify_synthetic.h"
+#include "cws_synthetic.h"
 #include "lm_synthetic.h"
 #include "nmt_synthetic.h"
+#include "snli_synthetic.h"
 #include "test_util.h"
 #include "train/checkpoint.h"
 #include "train/dist.h"
@@ -124,6 +128,32 @@ TEST_F(Mpi, NmtTwoRanksHalfBatchEqualOneProcessFullBatch) {
   const double d = max_param_diff(tmp.str() + "/one/checkpoint.last.bin", tmp.str() + "/two/checkpoint.last.bin");
   std::cout << "[ mpi ] NMT smoke, 12 steps: max |param(1 process) - param(2 ranks)| = " << d << "\n";
   EXPECT_LE(d, 2e-5);
+}
+
+// The other three tasks shard their batches the same way (set_shard, global denominator): a few SGD steps
+// each, so a wrong share or denominator on one task shows here and not only in LM/NMT.
+TEST_F(Mpi, CwsSnliClassifyTwoRanksEqualOneProcess) {
+  struct Case {
+    const char* task;
+    void (*write)(const std::string&);
+  };
+  const Case cases[] = {{"cws", [](const std::string& d) { cws::write_synthetic_cws(d, 3, 120, 20, 20); }},
+                        {"snli", [](const std::string& d) { snli::write_synthetic_snli(d, 3, 200, 20, 20); }},
+                        {"classify", [](const std::string& d) { classify::write_synthetic_sentiment(d, 3, 200, 20, 20); }}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.task);
+    const std::string base = tmp.str() + "/" + c.task;
+    c.write(base + "/data");
+    const std::string common = bin(c.task) + " " + TW_SOURCE_DIR + "/experiments/smoke/" + c.task +
+                               "_atr.json --threads 1 --set data.dir=" + base + "/data --set train.max_steps=6" + kSgd;
+    const Result one = run(common + " --set out_dir=" + base + "/one");
+    ASSERT_EQ(one.code, 0) << one.output;
+    const Result two = run(mpirun(2) + common + " --set out_dir=" + base + "/two");
+    ASSERT_EQ(two.code, 0) << two.output;
+    const double d = max_param_diff(base + "/one/checkpoint.last.bin", base + "/two/checkpoint.last.bin");
+    std::cout << "[ mpi ] " << c.task << " smoke, 6 steps: max |param(1 process) - param(2 ranks)| = " << d << "\n";
+    EXPECT_LE(d, 2e-5);
+  }
 }
 
 TEST_F(Mpi, ResumeUnderMpiEqualsUninterruptedAndKeepsTheSingleProcessLayout) {

@@ -80,10 +80,13 @@ size_t ClassifyTask::begin_epoch(int, Rng& order_rng) {
 }
 
 LossOut ClassifyTask::loss(Graph& g, size_t batch, Rng& rng) {
-  const ClassifyBatch b = make_batch(train_, batches_[batch], vocab_);
+  // Mean over the GLOBAL batch: the ranks' shard gradients then sum to the one-process gradient.
+  const double B = static_cast<double>(batches_[batch].size());
+  const std::vector<int> mine = shard_.items(batches_[batch]);
+  if (mine.empty()) return {};                          // a rank with no share this step
+  const ClassifyBatch b = make_batch(train_, mine, vocab_);
   Var total = model_->loss(g, b.text, b.labels, rng);   // [1,1] summed over sentences
-  const double B = static_cast<double>(b.labels.size());
-  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), B};
+  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), static_cast<double>(mine.size())};
 }
 
 std::vector<int> ClassifyTask::predict(const std::vector<Example>& data) const {

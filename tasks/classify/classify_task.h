@@ -16,6 +16,7 @@
 
 #include "classify_data.h"
 #include "classify_model.h"
+#include "train/dist.h"
 #include "train/cli.h"
 
 namespace twin::classify {
@@ -27,6 +28,8 @@ class ClassifyTask {
  public:
   ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--memory", "--memory-file"}; }
+  // Data-parallel training (train/dist.h): this process's share of every global batch.
+  void set_shard(const dist::Shard& s) { shard_ = s; }
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
@@ -62,6 +65,7 @@ class ClassifyTask {
   int memory_n_ = -1;            // --memory N; -1 = not given
   std::string memory_file_;      // --memory-file
   std::vector<std::vector<int>> batches_;
+  dist::Shard shard_;            // one process: everything
   ParamStore store_;
   std::unique_ptr<ClassifyModel> model_;
 };
