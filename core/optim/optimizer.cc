@@ -94,7 +94,9 @@ void Optimizer::load_state(const NamedMats& entries) {
   // Everything checked: now assign.
   const Mat& st = *given.at(name() + "/step");
   const double hi = st(0, 0), lo = st(0, 1);
-  TW_CHECK(hi >= 0 && lo >= 0 && lo < kStepSplit && hi == std::floor(hi) && lo == std::floor(lo),
+  // hi < 2^24: the float the counter is saved in is exact below it, and hi * kStepSplit then fits a long (a
+  // larger hi overflowed the cast, undefined behaviour; tests/test_fuzz_regressions.cc).
+  TW_CHECK(hi >= 0 && hi < 16777216.0 && lo >= 0 && lo < kStepSplit && hi == std::floor(hi) && lo == std::floor(lo),
            "optimiser state: entry '", name(), "/step' = [", hi, ", ", lo, "] is not a valid step counter");
   steps_ = static_cast<long>(hi) * kStepSplit + static_cast<long>(lo);
   const auto names = slot_names();

@@ -86,6 +86,17 @@ void write_container(const std::string& path, const std::string& kind, const std
   write_text_atomic(path, out);
 }
 
+// nlohmann parses deep nesting iteratively but copies it recursively: a header or progress file of 100000
+// nested brackets overflowed the stack. Ours nest a few levels.
+nlohmann::json::parser_callback_t depth_limit(const std::string& path) {
+  return [path](int depth, nlohmann::json::parse_event_t ev, nlohmann::json&) {
+    using E = nlohmann::json::parse_event_t;
+    if ((ev == E::object_start || ev == E::array_start) && depth >= 100)
+      TW_FAIL(path, ": JSON nested deeper than 100 levels (a twinrnn checkpoint or progress file has a few)");
+    return true;
+  };
+}
+
 struct Container {
   nlohmann::json header;
   NamedMats mats;
@@ -111,8 +122,8 @@ Container read_container(const std::string& path, bool with_data) {
   const std::uint64_t stored_sum = get_le<std::uint64_t>(s, s.size() - kTrailer);
   const bool sum_ok = fnv1a64(s.data(), s.size() - kTrailer) == stored_sum;
   Container c;
-  c.header = nlohmann::json::parse(s.begin() + kPrefix, s.begin() + static_cast<long>(kPrefix + header_len), nullptr,
-                                   /*allow_exceptions=*/false);
+  c.header = nlohmann::json::parse(s.begin() + kPrefix, s.begin() + static_cast<long>(kPrefix + header_len),
+                                   depth_limit(path), /*allow_exceptions=*/false);
   if (c.header.is_discarded() || !c.header.is_object()) {
     if (!sum_ok) bad("checksum mismatch (the file is corrupt or truncated)");
     bad("header JSON is broken");
@@ -140,6 +151,13 @@ Container read_container(const std::string& path, bool with_data) {
     const auto rows = e["rows"].get<std::uint64_t>(), cols = e["cols"].get<std::uint64_t>();
     const auto off = e["offset"].get<std::uint64_t>();
     if (!names.insert(name).second) hfail("duplicate entry '" + name + "'");
+    // A 0-element entry passes the size check whatever its other dimension; a dimension above 2^63 would
+    // then turn negative as an Index (Eigen asserts, or a matrix with negative rows; tests/test_fuzz_regressions.cc).
+    // No tensor of ours comes near 2^31 in either dimension.
+    constexpr std::uint64_t kMaxDim = (1ULL << 31) - 1;
+    if (rows > kMaxDim || cols > kMaxDim)
+      hfail("entry '" + name + "' has shape [" + std::to_string(rows) + "x" + std::to_string(cols) +
+            "]; each dimension must be below 2^31");
     // Division first so that a huge rows*cols cannot overflow past the check.
     if ((rows && cols > data_bytes / 4 / rows) || off > data_bytes || rows * cols * 4 > data_bytes - off)
       hfail("entry '" + name + "' [" + std::to_string(rows) + "x" + std::to_string(cols) + "] at offset " +
@@ -251,8 +269,10 @@ void save_progress(const std::string& path, const nlohmann::json& progress) {
 nlohmann::json load_progress(const std::string& path) {
   const std::string text = read_file(path);
   try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+    return nlohmann::json::parse(text, depth_limit(path));
+  } catch (const nlohmann::json::exception& e) {
+    // Not only parse_error: a number beyond double's range ("1e400") throws out_of_range (found by
+    // tests/fuzz/fuzz_checkpoint).
     TW_FAIL("progress file ", path, " is not valid JSON: ", e.what());
   }
 }

@@ -16,7 +16,7 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
   for (int i = 0; i < argc; ++i) a.command_line += (i ? " " : "") + std::string(argv[i]);
   const std::string usage = cli_usage(prog, task_flags);
   auto value = [&](int& i, const std::string& flag) -> std::string {
-    TW_CHECK(i + 1 < argc, flag, " needs a value\n", usage);
+    TW_CHECK(i + 1 < argc, flag, " needs a value; ", usage);
     return argv[++i];
   };
   for (int i = 1; i < argc; ++i) {
@@ -41,13 +41,16 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
     } else if (std::find(task_flags.begin(), task_flags.end(), s) != task_flags.end()) {
       a.task_flags[s] = value(i, s);
     } else if (s.rfind("--", 0) == 0) {
-      TW_FAIL("unknown option '", s, "'\n", usage);
+      std::vector<std::string> known = {"--set", "--resume", "--eval-only", "--threads", "--help"};
+      known.insert(known.end(), task_flags.begin(), task_flags.end());
+      const std::string guess = closest_name(s, known);
+      TW_FAIL("unknown option '", s, "'", guess.empty() ? "" : " (did you mean '" + guess + "'?)", "; ", usage);
     } else {
-      TW_CHECK(a.config.empty(), "more than one experiment file given ('", a.config, "' and '", s, "')\n", usage);
+      TW_CHECK(a.config.empty(), "more than one experiment file given ('", a.config, "' and '", s, "'); ", usage);
       a.config = s;
     }
   }
-  TW_CHECK(!a.config.empty(), "no experiment file given\n", usage);
+  TW_CHECK(!a.config.empty(), "no experiment file given; ", usage);
   TW_CHECK(!(a.resume && a.eval_only), "--resume and --eval-only exclude each other");
   return a;
 }

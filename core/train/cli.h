@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -72,6 +73,16 @@ int run_main(int argc, char** argv, const char* prog) {
              "choose another out_dir (--set out_dir=...) — nothing was overwritten");
     TW_CHECK(!args.eval_only || file_exists(best), "--eval-only: no trained model at ", best,
              " (HINT: train first, or point out_dir at a finished run)");
+    // A refused --resume or --eval-only must leave the run folder as it was: load (and so check) the checkpoint
+    // before config.resolved.json, params.txt and command.txt below are written. train() loads it again.
+    if (args.resume) {
+      TW_CHECK(file_exists(last), "--resume: no checkpoint at ", last, " (HINT: a run saves it at each evaluation, ",
+               "on SIGINT/SIGTERM and at the end)");
+      NamedMats state;
+      Progress at;
+      detail::load_last(last, task.params(), *make_optimizer(tc.optim), state, at);
+    }
+    if (args.eval_only) load_params(best, task.params(), LoadMode::kStrict);
     if (!lead) {
       // written by rank 0
     } else if (!args.eval_only) {   // --eval-only leaves the training run's files as they are, but for its command
@@ -105,7 +116,7 @@ int run_main(int argc, char** argv, const char* prog) {
     }
     // The best dev model when there is one; otherwise (stopped before any evaluation) the current parameters.
     const bool have_best = file_exists(best);
-    if (have_best) load_params(best, task.params(), LoadMode::kStrict);
+    if (have_best && !args.eval_only) load_params(best, task.params(), LoadMode::kStrict);   // eval-only: above
     Metrics dev = task.evaluate(Split::kDev);
     Metrics test = task.evaluate(Split::kTest);
     nlohmann::json summary = run_summary(prog, run, task.params(), args.eval_only ? nullptr : &out, dev, test, args);
@@ -119,6 +130,11 @@ int run_main(int argc, char** argv, const char* prog) {
   } catch (const Error& e) {
     std::fprintf(stderr, "%s: %serror: %s\n", prog, dist::who().c_str(), e.what());
     if (dist::active()) dist::abort(2);   // the other ranks would wait for this one forever
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user gave that the OS refuses (a symlink loop, a name too long): a user error, not ours.
+    std::fprintf(stderr, "%s: %serror: %s\n", prog, dist::who().c_str(), e.what());
+    if (dist::active()) dist::abort(2);
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %sinternal error: %s\n", prog, dist::who().c_str(), e.what());

@@ -31,6 +31,7 @@ OptimConfig parse_optim(JsonReader& r) {
   c.weight_decay = r.get_double("weight_decay", c.weight_decay, 0.0, 1.0);
   c.clip_norm = r.get_double("clip_norm", c.clip_norm, 0.0, 1e9);
   // Adam divides by 1 - beta^t and Adadelta by its running averages: a value of exactly 1 never decays.
+  if (c.lr <= 0.0) r.fail("lr", "must be > 0 (got 0: no parameter would ever change)");
   if (c.beta1 >= 1.0) r.fail("beta1", "must be < 1 (got 1: the first moment would never decay)");
   if (c.beta2 >= 1.0) r.fail("beta2", "must be < 1 (got 1: the second moment would never decay)");
   if (c.rho >= 1.0) r.fail("rho", "must be < 1 (got 1: the running averages would never decay)");

@@ -5,8 +5,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <vector>
 
 #include "base/check.h"
+#include "data/text.h"
 #include "train/run_dir.h"
 
 namespace twin {
@@ -14,6 +17,9 @@ namespace twin {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Deepest JSON nesting accepted; experiment files use a handful of levels (tests/test_fuzz_regressions.cc).
+constexpr int kMaxJsonDepth = 100;
 
 // Every node path of `j` ("model", "model.cell", "model.cell.type") -> `label`. Arrays are leaves.
 void record_sources(const nlohmann::json& j, const std::string& prefix, const std::string& label,
@@ -27,6 +33,9 @@ void record_sources(const nlohmann::json& j, const std::string& prefix, const st
 }
 
 nlohmann::json parse_file(const std::string& path, const std::string& what_for) {
+  // A directory opens as a stream on Linux and only fails on the first read (as an uncaught std::ios error).
+  if (std::error_code ec; fs::is_directory(path, ec))
+    TW_FAIL(what_for, "cannot read ", path, ": it is a directory, expected an experiment JSON file");
   std::ifstream in(path, std::ios::binary);
   if (!in) TW_FAIL(what_for, "cannot read ", path, " (", std::strerror(errno), ")");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -55,8 +64,22 @@ std::vector<std::string> self_cmdline() {
 }  // namespace
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& label) {
+  // JSON lets a key repeat and keeps its last value: in an experiment file that silently drops a setting.
+  std::vector<std::set<std::string>> keys;   // those of each object being parsed
+  auto no_repeats = [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    // nlohmann parses deep nesting fine but copies it recursively: 100000 nested brackets overflowed the stack.
+    if ((ev == E::object_start || ev == E::array_start) && depth >= kMaxJsonDepth)
+      TW_FAIL(label, ": JSON nested deeper than ", kMaxJsonDepth, " levels; an experiment file needs a handful");
+    if (ev == E::object_start) keys.emplace_back();
+    else if (ev == E::object_end && !keys.empty()) keys.pop_back();
+    else if (ev == E::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
+      TW_FAIL(label, ": key \"", parsed.get<std::string>(), "\" appears twice in one object (JSON would keep only ",
+              "the last value; remove one)");
+    return true;
+  };
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text, no_repeats);
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is 1-based and points at the offending byte.
     size_t byte = std::min(e.byte == 0 ? 0 : e.byte - 1, text.size());
@@ -69,6 +92,12 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& label
     auto at = msg.find("column ");
     if (at != std::string::npos && (at = msg.find(": ", at)) != std::string::npos) msg = msg.substr(at + 2);
     TW_FAIL(label, ":", line, ":", col, ": JSON syntax error: ", msg);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond double's range ("1e400") is not a syntax error to nlohmann: it throws out_of_range, which
+    // escaped as a non-twin exception (found by tests/fuzz/fuzz_experiment). It carries no position.
+    std::string msg = e.what();
+    if (auto at = msg.find("] "); at != std::string::npos) msg = msg.substr(at + 2);
+    TW_FAIL(label, ": JSON number out of range (", msg, "); expected a number a double can hold");
   }
 }
 
@@ -89,6 +118,11 @@ std::string apply_override(nlohmann::json& root, const std::string& assignment) 
   TW_CHECK(eq != std::string::npos, "--set \"", assignment,
            "\": expected key.path=value (HINT: --set train.optim.lr=0.5)");
   const std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+  // A JSON file is UTF-8 by the parser's check, a command-line string is not: invalid bytes here would reach
+  // config.resolved.json and every error message that quotes the value (found by tests/fuzz/fuzz_experiment).
+  const std::int64_t bad = utf8_error_offset(assignment);
+  TW_CHECK(bad < 0, "--set: the assignment is not valid UTF-8 (byte ", bad, " of \"",
+           assignment.substr(0, static_cast<size_t>(bad)), "...\"); expected key.path=value in UTF-8");
   std::vector<std::string> parts;
   for (size_t start = 0;;) {
     size_t dot = key.find('.', start);
@@ -114,7 +148,13 @@ std::string apply_override(nlohmann::json& root, const std::string& assignment) 
     }
   }
   // JSON when it parses ("0.5", "true", "[1,2]", "\"x\""); otherwise the raw text is a string ("adam").
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  auto shallow = [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json&) {
+    using E = nlohmann::json::parse_event_t;
+    TW_CHECK(!((ev == E::object_start || ev == E::array_start) && depth >= kMaxJsonDepth), "--set \"",
+             assignment.substr(0, 60), "...\": the value is nested deeper than ", kMaxJsonDepth, " levels");
+    return true;
+  };
+  nlohmann::json value = nlohmann::json::parse(text, shallow, /*allow_exceptions=*/false);
   (*node)[parts.back()] = value.is_discarded() ? nlohmann::json(text) : value;
   return key;
 }

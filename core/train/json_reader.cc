@@ -78,7 +78,8 @@ std::string closest_name(const std::string& word, const std::vector<std::string>
 }
 
 std::string describe_json(const nlohmann::json& v) {
-  std::string s = v.dump();
+  // replace: a message about a bad value must not itself throw on invalid UTF-8 inside it.
+  std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (s.size() > 60) s = s.substr(0, 57) + "...";
   return s + " (" + v.type_name() + ")";
 }

@@ -20,6 +20,12 @@ struct Progress {
   int stalled = 0;          // evaluations since the best one
   ScheduleState sched;      // plateau schedule state
   Rng step_rng;             // dropout and other per-step randomness
+  // Crash safety: the lines of metrics.jsonl this position accounts for (a resume drops the lines after them;
+  // -1 in checkpoints written before this field existed: drop by step), and the open log_every window, so
+  // the first train line after a resume averages the same steps as an uninterrupted run's.
+  long metrics_rows = -1;
+  double window_loss = 0, window_units = 0;
+  long window_steps = 0;
 
   ScheduleProgress sched_progress() const;
   nlohmann::json to_json() const;

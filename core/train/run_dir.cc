@@ -1,10 +1,13 @@
 #include "train/run_dir.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -31,6 +34,7 @@ std::string dir_hint(const std::string& dir) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) return " (HINT: the directory " + dir + " does not exist)";
   if (!fs::is_directory(dir, ec)) return " (HINT: " + dir + " is not a directory)";
+  if (::access(dir.c_str(), W_OK) != 0) return " (HINT: the directory " + dir + " is not writable)";
   return "";
 }
 
@@ -99,8 +103,13 @@ RunDir::RunDir(const std::string& dir) : dir_(dir) {
   TW_CHECK(!dir.empty(), "RunDir: empty run folder path (HINT: set \"out_dir\" or \"name\" in the experiment)");
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
+  if (ec || !fs::is_directory(dir)) {
+    std::error_code lec;   // a dangling link fails with a bare "File exists", which does not say what to fix
+    if (fs::is_symlink(dir, lec))
+      TW_FAIL("cannot create run folder ", dir, ": it is a symbolic link to ", fs::read_symlink(dir, lec).string(),
+              ", which is not a folder");
     TW_FAIL("cannot create run folder ", dir, ": ", ec ? ec.message() : std::string("a file of that name exists"));
+  }
 }
 
 std::string RunDir::path(const std::string& file) const { return join(dir_, file); }
@@ -121,6 +130,8 @@ MetricsLog::MetricsLog(const std::string& path) : path_(path) {
   f_ = std::fopen(path.c_str(), "a");
   if (!f_) TW_FAIL("cannot open metrics log ", path, " for appending: ", sys_error(), dir_hint(parent_dir(path)));
   if (need_newline) std::fputc('\n', f_);
+  const std::string text = read_file(path);
+  rows_ = static_cast<long>(std::count(text.begin(), text.end(), '\n')) + (need_newline ? 1 : 0);
 }
 
 MetricsLog::~MetricsLog() {
@@ -134,6 +145,7 @@ void MetricsLog::append(const nlohmann::json& record) {
   line += '\n';
   if (std::fwrite(line.data(), 1, line.size(), f_) != line.size() || std::fflush(f_) != 0)
     TW_FAIL("cannot append to metrics log ", path_, ": ", sys_error());
+  ++rows_;
 }
 
 int truncate_metrics_after(const std::string& path, long step) {
@@ -150,6 +162,41 @@ int truncate_metrics_after(const std::string& path, long step) {
   }
   write_text_atomic(path, kept);
   return dropped;
+}
+
+int truncate_metrics_rows(const std::string& path, long rows) {
+  if (!file_exists(path)) return 0;
+  const std::string text = read_file(path);
+  size_t end = 0;
+  long kept = 0;
+  while (kept < rows) {
+    const size_t nl = text.find('\n', end);
+    if (nl == std::string::npos) break;
+    end = nl + 1;
+    ++kept;
+  }
+  // Fewer lines than the checkpoint counted (lost in a power cut: the log is flushed, not fsynced): keep them.
+  if (kept < rows || end == text.size()) return 0;
+  const int dropped = static_cast<int>(std::count(text.begin() + static_cast<long>(end), text.end(), '\n')) +
+                      (text.back() != '\n' ? 1 : 0);
+  write_text_atomic(path, text.substr(0, end));
+  return dropped;
+}
+
+int remove_stale_temp_files(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return 0;
+  int removed = 0;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    const size_t at = name.rfind(".tmp-");
+    if (name.empty() || name[0] != '.' || at == std::string::npos) continue;
+    const long pid = std::strtol(name.c_str() + at + 5, nullptr, 10);
+    // Alive (or not ours to signal): leave it; ESRCH: its writer is gone, the file can never be renamed.
+    if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    if (fs::remove(e.path(), ec)) ++removed;
+  }
+  return removed;
 }
 
 }  // namespace twin

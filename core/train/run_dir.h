@@ -44,15 +44,27 @@ class MetricsLog {
 
   void append(const nlohmann::json& record);   // must be an object
   const std::string& path() const { return path_; }
+  // Lines in the file (those found at open + those appended): a checkpoint records it, so a resume can
+  // drop exactly the lines written after that checkpoint.
+  long rows() const { return rows_; }
 
  private:
   std::string path_;
   std::FILE* f_ = nullptr;
+  long rows_ = 0;
 };
 
 // Resume support: keeps only the records of `path` whose "step" is <= `step` (lines written after the
 // checkpoint we resume from would otherwise appear twice) and drops a torn last line. Missing file: no-op.
 // Returns the number of records dropped.
 int truncate_metrics_after(const std::string& path, long step);
+// Resume support, exact form: keeps the first `rows` lines of `path` (MetricsLog::rows() when the checkpoint
+// was written). Lines at the same step as the checkpoint but written after it (an end-of-epoch evaluation)
+// are dropped too, which the step-based form cannot do. Missing file: no-op. Returns the lines dropped.
+int truncate_metrics_rows(const std::string& path, long rows);
+
+// Removes the hidden temp files (".<name>.tmp-<pid>-<n>", see write_text_atomic) that a process killed
+// during a write left in `dir`, unless their writer is still alive. Returns the number removed.
+int remove_stale_temp_files(const std::string& dir);
 
 }  // namespace twin

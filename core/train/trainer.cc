@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <limits>
 
 #include "train/checkpoint.h"
 
@@ -23,13 +24,34 @@ namespace {
 nlohmann::json schedule_state_to_json(const ScheduleState& s) {
   return {{"scale", s.scale}, {"best", s.best}, {"has_best", s.has_best}, {"stalled", s.stalled}, {"decays", s.decays}};
 }
+// An integer field of a progress record, in [lo, hi]. nlohmann's get<int>() casts a float such as 1e300
+// (undefined behaviour) and wraps -5 into a size_t: a resume must fail on such a record rather than continue
+// from a wrong position (tests/test_fuzz_regressions.cc).
+long long int_field(const nlohmann::json& j, const char* key, long long lo, long long hi) {
+  const nlohmann::json& v = j.at(key);
+  long long x = 0;
+  bool ok = false;
+  if (v.is_number_unsigned()) {
+    ok = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi);
+    if (ok) x = static_cast<long long>(v.get<std::uint64_t>());
+  } else if (v.is_number_integer()) {
+    ok = true;
+    x = v.get<long long>();
+  }
+  if (!ok || x < lo || x > hi)
+    TW_FAIL("checkpoint progress record is malformed: \"", key, "\" must be an integer in [", lo, ", ", hi,
+            "], got ", v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return x;
+}
+constexpr long long kIntMax = std::numeric_limits<int>::max(), kLongMax = std::numeric_limits<long>::max();
+
 ScheduleState schedule_state_from_json(const nlohmann::json& j) {
   ScheduleState s;
   s.scale = j.at("scale").get<double>();
   s.best = j.at("best").get<double>();
   s.has_best = j.at("has_best").get<bool>();
-  s.stalled = j.at("stalled").get<int>();
-  s.decays = j.at("decays").get<int>();
+  s.stalled = static_cast<int>(int_field(j, "stalled", 0, kIntMax));
+  s.decays = static_cast<int>(int_field(j, "decays", 0, kIntMax));
   return s;
 }
 }  // namespace
@@ -49,15 +71,17 @@ nlohmann::json Progress::to_json() const {
           {"has_best", has_best},   {"best", {{"name", best.primary_name}, {"primary", best.primary},
                                               {"higher_is_better", best.higher_is_better}, {"values", best.values}}},
           {"stalled", stalled},     {"sched", schedule_state_to_json(sched)},
-          {"step_rng", step_rng.save()}};
+          {"step_rng", step_rng.save()},
+          {"metrics_rows", metrics_rows},
+          {"window", {{"loss", window_loss}, {"units", window_units}, {"steps", window_steps}}}};
 }
 
 Progress Progress::from_json(const nlohmann::json& j) {
   Progress p;
   try {
-    p.epoch = j.at("epoch").get<int>();
-    p.batch = j.at("batch").get<size_t>();
-    p.step = j.at("step").get<long>();
+    p.epoch = static_cast<int>(int_field(j, "epoch", 0, kIntMax));
+    p.batch = static_cast<size_t>(int_field(j, "batch", 0, kLongMax));
+    p.step = static_cast<long>(int_field(j, "step", 0, kLongMax));
     p.units = j.at("units").get<double>();
     p.elapsed_s = j.at("elapsed_s").get<double>();
     p.lr = j.at("lr").get<double>();
@@ -67,9 +91,17 @@ Progress Progress::from_json(const nlohmann::json& j) {
     p.best.primary = b.at("primary").get<double>();
     p.best.higher_is_better = b.at("higher_is_better").get<bool>();
     p.best.values = b.at("values");
-    p.stalled = j.at("stalled").get<int>();
+    p.stalled = static_cast<int>(int_field(j, "stalled", 0, kIntMax));
     p.sched = schedule_state_from_json(j.at("sched"));
     p.step_rng.restore(j.at("step_rng").get<std::string>());
+    // Optional: absent from checkpoints written before crash-safety hardening (issue 11).
+    p.metrics_rows = j.contains("metrics_rows") ? static_cast<long>(int_field(j, "metrics_rows", -1, kLongMax)) : -1L;
+    if (j.contains("window")) {
+      const auto& w = j.at("window");
+      p.window_loss = w.at("loss").get<double>();
+      p.window_units = w.at("units").get<double>();
+      p.window_steps = static_cast<long>(int_field(w, "steps", 0, kLongMax));
+    }
   } catch (const nlohmann::json::exception& e) {
     TW_FAIL("checkpoint progress record is malformed: ", e.what());
   }

@@ -39,7 +39,7 @@ struct TrainOutcome {
   Metrics best;                 // best dev metrics (empty values if never evaluated)
   Metrics last;                 // the final dev evaluation
   long steps = 0;
-  int epochs_done = 0;
+  int epochs_done = 0;           // completed epochs of the whole run (earlier sessions included)
   double train_units = 0;       // units (tokens/sentences) trained on in this process
   double train_seconds = 0;     // time in training steps in this process (excludes evaluation)
   double wall_seconds = 0;
@@ -81,7 +81,12 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   }
   TW_CHECK(!o.run_dir.empty(), "empty run folder path (HINT: set \"out_dir\" or \"name\" in the experiment)");
   const std::string& run_path = o.run_dir;
-  if (root) RunDir make_it(run_path);   // creates the folder
+  if (root) {
+    RunDir make_it(run_path);   // creates the folder
+    // Temp files of writes an earlier session was killed in (kill -9, power cut) would pile up.
+    remove_stale_temp_files(run_path);
+    remove_stale_temp_files(RunDir::join(run_path, "snapshots"));
+  }
   auto in_dir = [&](const char* f) { return RunDir::join(run_path, f); };
   const std::string last_path = in_dir("checkpoint.last.bin");
   const std::string best_path = in_dir("model.best.bin");
@@ -98,7 +103,10 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
                       : ")");
     detail::load_last(last_path, store, *opt, task_state, p);
     // Lines a crashed session wrote after its last checkpoint would otherwise appear twice.
-    if (root) truncate_metrics_after(in_dir("metrics.jsonl"), p.step);
+    if (root) {
+      if (p.metrics_rows >= 0) truncate_metrics_rows(in_dir("metrics.jsonl"), p.metrics_rows);
+      else truncate_metrics_after(in_dir("metrics.jsonl"), p.step);   // a checkpoint from before metrics_rows
+    }
     // Restored after begin_epoch() below, and only mid-epoch: at an epoch boundary the task's own
     // epoch-start state (e.g. the LM's zero hidden state) is what an uninterrupted run would have.
     pending_state = p.batch > 0;
@@ -120,6 +128,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   TrainOutcome out;
   if (o.resume && tc.patience > 0 && p.stalled >= tc.patience) {
     out.stop_reason = "early_stop";   // the run had already stopped early: nothing left to train
+    out.epochs_done = p.epoch - 1;
     out.best = p.best;
     out.steps = p.step;
     out.wall_seconds = p.elapsed_s;
@@ -128,10 +137,23 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   Stopwatch wall;
   const bool quiet = o.quiet || !root;
   const bool tty = !quiet && detail::stderr_is_tty();
-  auto save_last = [&] {
+  // next_batch: where a resume continues in this epoch (the batch after the one just trained).
+  auto save_last = [&](size_t next_batch) {
     const NamedMats st = parallel ? detail::gather_task_state(task.save_state()) : task.save_state();
-    if (root) detail::save_last(last_path, store, *opt, st, p, o.config);
+    Progress at = p;
+    at.batch = next_batch;
+    if (log_file) at.metrics_rows = log_file->rows();
+    if (root) detail::save_last(last_path, store, *opt, st, at, o.config);
   };
+  if (!o.resume && root) {
+    // A checkpoint before the first step: a run killed before its first periodic save (but perhaps after
+    // writing model.best.bin) can be resumed, and a folder holding a model always holds a checkpoint.
+    // No task state: a resume at batch 0 does not load it.
+    opt->init(store);
+    Progress at = p;
+    at.metrics_rows = log_file->rows();
+    detail::save_last(last_path, store, *opt, {}, at, o.config);
+  }
   auto evaluate_dev = [&] {
     Metrics m = root ? task.evaluate(Split::kDev) : Metrics{};
     if (parallel) m = detail::share_metrics(m);
@@ -158,8 +180,10 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     return improved;
   };
 
-  double window_loss = 0, window_units = 0;
-  long window_steps = 0;
+  // The open log window lives in the checkpointed progress (exact train lines after a resume).
+  double& window_loss = p.window_loss;
+  double& window_units = p.window_units;
+  long& window_steps = p.window_steps;
   Stopwatch window_clock;
   bool stop = false;
   Graph g(Mode::kTrain);   // one tape for every step: clear() recycles its buffers (Graph::take)
@@ -258,14 +282,14 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
         ++p.batch;
         p.elapsed_s += wall.seconds();
         wall.reset();
-        save_last();
+        save_last(p.batch);
         stop = true;
         break;
       }
       if (evaluated || (tc.save_every > 0 && p.step % tc.save_every == 0)) {
         p.elapsed_s += wall.seconds();
         wall.reset();
-        save_last();
+        save_last(p.batch + 1);   // this batch is done: a resume must not train it again
       }
     }
     if (stop) break;
@@ -276,12 +300,11 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
         stop = true;
       }
     }
-    ++out.epochs_done;
     ++p.epoch;            // saved position: the start of the next epoch
     p.batch = 0;
     p.elapsed_s += wall.seconds();
     wall.reset();
-    save_last();
+    save_last(0);
   }
   if (tty) std::fputc('\n', stderr);   // end the live bar's line
   if (out.stop_reason.empty()) out.stop_reason = "max_epochs";
@@ -289,6 +312,8 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     std::fprintf(stderr, "stopped by signal %d; saved %s (continue with --resume)\n", stop_signal(), last_path.c_str());
   out.best = p.best;
   out.steps = p.step;
+  // From the position, not a count in this process: a resumed run reports the whole run's epochs.
+  out.epochs_done = p.epoch - 1;
   out.wall_seconds = p.elapsed_s + wall.seconds();
   return out;
 }

@@ -1,5 +1,6 @@
 #include "classify_data.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 
@@ -90,9 +91,21 @@ int count_labels(const std::vector<Example>& train, const ClassifyDataConfig& c,
     TW_CHECK(top < c.num_labels, train_path, ": label ", top, " but data.num_labels = ", c.num_labels);
     return c.num_labels;
   }
-  const int n = top + 1;
-  TW_CHECK(n >= 2, train_path, ": only label ", top, " occurs: a classifier needs at least 2 labels (HINT: set "
+  TW_CHECK(top >= 1, train_path, ": only label ", top, " occurs: a classifier needs at least 2 labels (HINT: set "
            "data.num_labels)");
+  // Every label 0..top must occur, so top < train.size(): checked before counting, because a stray huge label
+  // ("955555551 text") made label_counts allocate top + 1 counters, 7.6 GB (found by tests/fuzz/fuzz_classify).
+  if (static_cast<size_t>(top) >= train.size()) {
+    std::vector<int> labels;
+    for (const Example& e : train) labels.push_back(e.label);
+    std::sort(labels.begin(), labels.end());
+    labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+    int missing = 0;
+    while (static_cast<size_t>(missing) < labels.size() && labels[static_cast<size_t>(missing)] == missing) ++missing;
+    TW_FAIL(train_path, ": label ", missing, " never occurs although label ", top, " does: labels must be 0..C-1 ",
+            "(HINT: set data.num_labels when a label is absent on purpose)");
+  }
+  const int n = top + 1;
   const std::vector<long> counts = label_counts(train, n);
   for (int l = 0; l < n; ++l)
     TW_CHECK(counts[static_cast<size_t>(l)] > 0, train_path, ": label ", l, " never occurs although label ", top,

@@ -32,8 +32,8 @@ nlohmann::json to_json(const LmDataConfig& c) {
 namespace {
 std::string split_path(const LmDataConfig& c, const std::string& file) {
   const std::string p = (std::filesystem::path(c.dir) / file).string();
-  TW_CHECK(std::filesystem::exists(p), "LM data file ", p, " does not exist (HINT: run `make data-ptb` to prepare ",
-           "PTB from $RAW_DATA, or set data.dir)");
+  TW_CHECK(std::filesystem::exists(p), "LM data file ", p, " does not exist (HINT: python3 data_prep/ptb.py ",
+           "prepares data/ptb from $RAW_DATA/ptb; data.dir in the experiment says where)");
   return p;
 }
 }  // namespace
@@ -65,6 +65,8 @@ LmCorpus load_corpus(const LmDataConfig& c) {
   VocabOptions opts{{}, "<unk>", false, 1, 0};   // PTB: <unk> and <eos> are ordinary words, no reserved ids
   if (!c.vocab.empty()) {
     corpus.vocab = Vocab::load(split_path(c, c.vocab), opts);
+    TW_CHECK(corpus.vocab.find("<eos>") >= 0, split_path(c, c.vocab), ": no <eos> word (an LM vocabulary lists ",
+             "every word of the text, <eos> included: it ends each line)");
   } else {
     TokenCounts counts;
     LineReader in(split_path(c, c.train));

@@ -4,6 +4,7 @@
 // build/bin/nmt bench <experiment.json> [--cells atr,gru,lstm] ...                            Table 4 speed
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "nmt_cli.h"
@@ -19,6 +20,12 @@ int main(int argc, char** argv) {
     } catch (const Error& e) {
       std::fprintf(stderr, "nmt %s: error: %s\n", argv[1], e.what());
       return 2;
+    } catch (const std::filesystem::filesystem_error& e) {   // a path the OS refuses (e.g. a symlink loop)
+      std::fprintf(stderr, "nmt %s: error: %s\n", argv[1], e.what());
+      return 2;
+    } catch (const std::exception& e) {   // as run_main: a message and 70, never std::terminate's abort
+      std::fprintf(stderr, "nmt %s: internal error: %s\n", argv[1], e.what());
+      return 70;
     }
   }
   return run_main<nmt::NmtTask>(argc, argv, "nmt");

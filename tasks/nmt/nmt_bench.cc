@@ -1,5 +1,9 @@
 // nmt bench <experiment.json> [--set k=v ...] [--cells atr,gru,lstm] [--steps N] [--sentences N] [--threads N]
 //           [--out PREFIX]   (writes PREFIX.json, PREFIX.md and PREFIX.csv)
+//           [--shaped-corpus V [--shaped-len L] [--shaped-pairs N]]
+// --shaped-corpus: instead of the experiment's data, a generated corpus with a large task's shape (V pieces per
+// side, sentences of L +- 40 % words; nmt_synthetic.h) in a temporary folder: the speed of a model whose
+// corpus we do not have (the WMT14 size of the ATR paper), measured rather than extrapolated.
 // The ATR paper's Table 4 on this machine: for each cell at the experiment's (equal) dimensions, training
 // target tokens/s (forward + backward + clip + Adam over the first real training batches) and decoding
 // target tokens/s at beam 1 and beam 10 (the first test sentences), plus parameters. Measure with the cores
@@ -7,10 +11,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <sstream>
+#include <unistd.h>
 
 #include "base/threads.h"
 #include "nmt_cli.h"
+#include "nmt_synthetic.h"
 #include "optim/clip.h"
 #include "optim/optimizer.h"
 #include "train/experiment.h"
@@ -31,10 +38,10 @@ std::vector<std::string> split_commas(const std::string& s) {
 int bench_main(int argc, char** argv) {
   const char* usage =
       "usage: nmt bench <experiment.json> [--set k=v ...] [--cells a,b,c] [--steps N] [--sentences N] "
-      "[--threads N] [--out PREFIX]";
+      "[--threads N] [--out PREFIX] [--shaped-corpus V [--shaped-len L] [--shaped-pairs N]]";
   std::string config, out;
   std::vector<std::string> overrides, cells = {"atr", "gru", "lstm"};
-  int steps = 20, sentences = 100, threads = 1;
+  int steps = 20, sentences = 100, threads = 1, shaped_vocab = 0, shaped_len = 26, shaped_pairs = 4000;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -54,12 +61,27 @@ int bench_main(int argc, char** argv) {
     else if (a == "--sentences") sentences = count();
     else if (a == "--threads") threads = count();
     else if (a == "--out") out = value();
+    else if (a == "--shaped-corpus") shaped_vocab = count();
+    else if (a == "--shaped-len") shaped_len = count();
+    else if (a == "--shaped-pairs") shaped_pairs = count();
     else if (!a.empty() && a[0] == '-') TW_FAIL("unknown flag '", a, "'; ", usage);
     else config = a;
   }
   TW_CHECK(!config.empty(), "no experiment file given; ", usage);
   TW_CHECK(steps > 0 && sentences > 0 && threads > 0 && !cells.empty(), "--steps, --sentences, --threads must be > 0");
   set_num_threads(threads);
+  std::string shaped_dir;
+  if (shaped_vocab > 0) {
+    shaped_dir = (std::filesystem::temp_directory_path() / ("nmt_bench_shaped_" + std::to_string(::getpid()))).string();
+    std::fprintf(stderr, "nmt bench: writing a shaped corpus (%d pieces per side, %d +- 40%% words, %d pairs) to %s\n",
+                 shaped_vocab, shaped_len, shaped_pairs, shaped_dir.c_str());
+    write_shaped_parallel(shaped_dir, 1, shaped_pairs, std::max(sentences, 100), shaped_vocab, shaped_len);
+    for (std::string o : {"data.src=\"src\"", "data.tgt=\"tgt\"", "data.form=\"tok\"", "data.train=\"train\"",
+                          "data.dev=\"val\"", "data.test=\"test\"", "data.extra_tests=[]",
+                          "data.bpe_src=\"spm/src.model\"", "data.bpe_tgt=\"spm/tgt.model\""})
+      overrides.push_back(o);
+    overrides.push_back("data.dir=\"" + shaped_dir + "\"");
+  }
   nlohmann::json rows = nlohmann::json::array();
   std::string md = "| cell | params | train tokens/s | decode tokens/s beam 1 | decode tokens/s beam 10 |\n"
                    "|---|---:|---:|---:|---:|\n";
@@ -90,8 +112,11 @@ int bench_main(int argc, char** argv) {
       task.params().zero_grad();
       if (s >= 3) tokens += lo.units, secs += w.seconds();   // 3 warm-up steps
     }
+    // Bytes MPI_Allreduce moves per step under data parallelism (train/dist.h: every gradient, as Real).
     nlohmann::json row = {{"cell", cell}, {"params", task.params().total_size()}, {"train_tokens_s", tokens / secs},
-                          {"train_steps", steps}};
+                          {"train_steps", steps}, {"src_vocab", task.subwords().src->size()},
+                          {"tgt_vocab", task.subwords().tgt->size()},
+                          {"allreduce_bytes_per_step", task.params().total_size() * static_cast<long>(sizeof(Real))}};
     const auto lines = task.test_sources(static_cast<size_t>(sentences));
     for (int beam : {1, 10}) {
       SearchConfig sc = task.decode_config().search;
@@ -112,6 +137,10 @@ int bench_main(int argc, char** argv) {
   }
   nlohmann::json doc = {{"experiment", config}, {"overrides", overrides}, {"threads", threads},
                         {"steps", steps},       {"sentences", sentences}, {"rows", rows}};
+  if (!shaped_dir.empty()) {
+    doc["shaped_corpus"] = {{"pieces_per_side", shaped_vocab}, {"mean_words", shaped_len}, {"train_pairs", shaped_pairs}};
+    std::filesystem::remove_all(shaped_dir);
+  }
   std::printf("%s", md.c_str());
   if (!out.empty()) {
     std::string cmd = "build/bin/nmt";
@@ -121,8 +150,12 @@ int bench_main(int argc, char** argv) {
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     doc["command"] = cmd;
     doc["date"] = date;
+    const std::string corpus =
+        shaped_dir.empty() ? std::string("RNNSearch on the experiment's batches")
+                           : "RNNSearch on a generated corpus of a large task's shape (" + std::to_string(shaped_vocab) +
+                                 " pieces per side, " + std::to_string(shaped_len) + " +- 40 % words per sentence)";
     const std::string head =
-        "# NMT speed (the ATR paper's Table 4 shape): RNNSearch on Multi30k batches\n\n`" + cmd + "`, " + date +
+        "# NMT speed (the ATR paper's Table 4 shape): " + corpus + "\n\n`" + cmd + "`, " + date +
         ", " + std::to_string(threads) + " thread(s). Training: target subword tokens/s over " + std::to_string(steps) +
         " steps (forward, backward, clip, Adam) after 3 warm-up steps. Decoding: target tokens/s on the first " +
         std::to_string(sentences) + " test sentences with the models as they are after those steps (barely "

@@ -12,7 +12,15 @@ Subword::Subword(const std::string& model_path) : path_(model_path) {
   TW_CHECK(std::ifstream(model_path).good(), "subword model ", model_path,
            " not found (HINT: python3 data_prep/nmt.py learns it; data.bpe names it relative to data.dir)");
   sp_ = std::make_unique<sentencepiece::SentencePieceProcessor>();
-  const auto st = sp_->Load(model_path);
+  // SentencePiece reports most bad models in its status, but some throw: a piece that starts with a NUL byte
+  // makes the trie builder (darts_clone) throw "zero-length key" (found by tests/fuzz/fuzz_nmt).
+  sentencepiece::util::Status st;
+  try {
+    st = sp_->Load(model_path);
+  } catch (const std::exception& e) {
+    TW_FAIL("subword model ", model_path, ": SentencePiece cannot load it (", e.what(),
+            ") (HINT: learn it with data_prep/nmt.py)");
+  }
   TW_CHECK(st.ok(), "subword model ", model_path, ": SentencePiece cannot load it (", st.ToString(), ")");
   TW_CHECK(sp_->pad_id() == kPad && sp_->bos_id() == kBos && sp_->eos_id() == kEos && sp_->unk_id() == kUnk,
            "subword model ", model_path, ": special ids pad/bos/eos/unk are ", sp_->pad_id(), "/", sp_->bos_id(), "/",

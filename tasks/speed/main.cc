@@ -7,6 +7,7 @@
 // Every user error is one line on stderr and exit code 2.
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -80,5 +81,11 @@ int main(int argc, char** argv) {
   } catch (const Error& e) {
     std::fprintf(stderr, "speed: error: %s\n", e.what());
     return 2;
+  } catch (const std::filesystem::filesystem_error& e) {   // a path the OS refuses (e.g. a symlink loop)
+    std::fprintf(stderr, "speed: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {   // as run_main: a message and 70, never std::terminate's abort
+    std::fprintf(stderr, "speed: internal error: %s\n", e.what());
+    return 70;
   }
 }

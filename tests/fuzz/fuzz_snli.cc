@@ -1,0 +1,54 @@
+// Fuzz target: the SNLI TSV reader and the GloVe vector loader (tasks/snli/snli_data.h read_split, load_glove).
+//
+// Input: `<train.tsv>[#--#<glove.txt>]` (fuzz_util.h kSep). The pairs go through the vocabulary and batching
+// the training loop uses (each pair in exactly one batch, ids in range); the GloVe part is loaded into a
+// [vocab, d] table, d = 1..4 from the input size, over the vocabulary of the pairs (or a fixed one when the
+// TSV part is rejected, so the vector parser is fuzzed either way). Every row it reports set must be finite:
+// a NaN embedding would poison training silently.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "base/rng.h"
+#include "fuzz_util.h"
+#include "snli_data.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace twin;
+  const auto parts = fuzz::split_parts(data, size, 2);
+  fuzz::put_file("train.tsv", parts[0]);
+  snli::SnliDataConfig c;
+  c.dir = fuzz::scratch_dir();
+  c.lowercase = size % 2 == 1;
+  c.max_vocab = size % 5 == 0 ? 4 : 0;
+  Vocab vocab{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
+  for (const char* w : {"the", "a", "cat", ".", "man"}) vocab.add(w);
+  vocab.freeze();
+  fuzz::expect_error_or_ok([&] {
+    const std::vector<snli::Pair> pairs = snli::read_split(c, "train");
+    Vocab v = snli::build_vocab(pairs, c);
+    Rng rng(3);
+    std::vector<int> seen(pairs.size(), 0);
+    for (const auto& idx : snli::snli_batches(pairs, 4, 2, true, rng)) {
+      const snli::SnliBatch b = snli::make_batch(pairs, idx, v);
+      for (int i : idx) ++seen[static_cast<std::size_t>(i)];
+      for (const SeqBatch* s : {&b.premise, &b.hypothesis})
+        for (Index k = 0; k < s->ids.size(); ++k)
+          if (s->ids.data()[k] < 0 || s->ids.data()[k] >= v.size()) std::abort();
+      for (auto l : b.labels)
+        if (l < 0 || l >= snli::kNumLabels) std::abort();
+    }
+    for (int n : seen)
+      if (n != 1) std::abort();
+    vocab = std::move(v);
+  });
+  if (parts.size() < 2) return 0;
+  const std::string glove = fuzz::put_file("glove.txt", parts[1]);
+  const Index d = 1 + static_cast<Index>(size % 4);
+  Mat table = Mat::Zero(vocab.size(), d);
+  fuzz::expect_error_or_ok([&] {
+    const long found = snli::load_glove(glove, vocab, table);
+    if (found < 0 || found > vocab.size() || !table.allFinite()) std::abort();
+  });
+  return 0;
+}
