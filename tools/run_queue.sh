@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# tools/run_queue.sh QUEUE_FILE RUNS_DIR [THREADS]: runs a list of experiments one after another, each in
+# RUNS_DIR/<task>_<experiment name>, and is safe to start again at any time:
+#   - a run whose folder has summary.json is finished and skipped;
+#   - a run whose folder has a checkpoint is continued with --resume (never restarted from scratch);
+#   - otherwise the run starts fresh.
+# QUEUE_FILE has one "task experiment.json" pair per line (# comments and blank lines ignored), e.g.
+#   snli experiments/snli/sick_cond_lstm.json
+# The task binaries are copied once per git revision to RUNS_DIR/bin/<task>-<rev>, so rebuilding build/
+# while a queue runs never swaps a binary under a running job. Start it in the background, e.g.
+#   nohup tools/run_queue.sh lane.txt /work/runs 1 >> /work/runs/lane.log 2>&1 &
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || { echo "usage: $0 QUEUE_FILE RUNS_DIR [THREADS]" >&2; exit 2; }
+queue=$1 runs=$2 threads=${3:-1}
+[ -f "$queue" ] || { echo "run_queue: no queue file $queue" >&2; exit 2; }
+mkdir -p "$runs/bin"
+rev=$(git rev-parse --short HEAD)
+
+while read -r task exp rest; do
+  case "$task" in ''|\#*) continue ;; esac
+  [ -f "$exp" ] || { echo "run_queue: $queue: no experiment file $exp" >&2; exit 2; }
+  [ -x "build/bin/$task" ] || { echo "run_queue: build/bin/$task is missing (make build)" >&2; exit 2; }
+  name="${task}_$(basename "$exp" .json)"
+  out="$runs/$name"
+  if [ -f "$out/summary.json" ]; then echo "run_queue: $name finished, skipped"; continue; fi
+  bin="$runs/bin/$task-$rev"
+  [ -x "$bin" ] || cp "build/bin/$task" "$bin"
+  resume=()
+  if [ -f "$out/checkpoint.last.bin" ]; then resume=(--resume); fi
+  echo "run_queue: $(date '+%F %T') start $name ${resume[*]:-fresh} ($bin)"
+  if "$bin" "$exp" --threads "$threads" "${resume[@]}" --set "out_dir=$out" $rest; then
+    echo "run_queue: $(date '+%F %T') done $name"
+  else
+    echo "run_queue: $(date '+%F %T') FAILED $name (exit $?), going on" >&2
+  fi
+done < "$queue"
