@@ -146,8 +146,8 @@ TEST(ClassifyTask, MemoryFlagNeedsAUnidirectionalTwinGatedEncoderAndANumber) {
   };
   EXPECT_TRUE(contains(error_of([&] { make({{"cell", {{"type", "gru"}}}}, "--memory", "3"); }), "twin-gated"));
   EXPECT_TRUE(contains(error_of([&] { make({{"bidirectional", true}}, "--memory", "3"); }), "unidirectional"));
-  EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory", "x"); }), "--memory takes a number"));
-  EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory", "-2"); }), "--memory takes a number"));
+  EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory", "x"); }), "--memory expects a number"));
+  EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory", "-2"); }), "--memory expects a number"));
   EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory-file", data.file("none.txt")); }), "not found"));
   EXPECT_EQ(error_of([&] { make(nlohmann::json::object(), "--memory", "0"); }), twin::test::kNoErrorThrown);
 }

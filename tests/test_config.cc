@@ -6,6 +6,7 @@
 
 #include "base/check.h"
 #include "test_util.h"
+#include "train/cli.h"
 #include "train/config.h"
 #include "train/experiment.h"
 #include "train/json_reader.h"
@@ -276,6 +277,24 @@ TEST(Config, ClosestName) {
   EXPECT_EQ(closest_name("hiden", {"hidden", "type", "init"}), "hidden");
   EXPECT_EQ(closest_name("learning_rate", {"lr", "momentum"}), "lr");
   EXPECT_EQ(closest_name("qqqqqq", {"lr", "momentum"}), "");
+}
+
+TEST(Cli, IntegerFlagTakesTheWholeValueInRange) {
+  EXPECT_EQ(parse_int_flag("--n", "7", 1, 10), 7);
+  EXPECT_EQ(parse_int_flag("--n", "0", 0, 10), 0);
+  EXPECT_EQ(parse_int_flag("--n", "-3", -5, 10), -3);
+  auto error = [](const std::string& v) {
+    try {
+      parse_int_flag("--dump-gates", v, 0, 100, "a number of test sentences");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("abc").rfind("--dump-gates expects a number of test sentences in [0, 100], got 'abc'", 0), 0u)
+      << error("abc");
+  for (const char* bad : {"", "5x", "101", "-1", "1.5", " 5", "99999999999999999999999"})
+    EXPECT_NE(error(bad).find("got '" + std::string(bad) + "'"), std::string::npos) << "'" << bad << "'";
 }
 
 }  // namespace

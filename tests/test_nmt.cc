@@ -202,7 +202,7 @@ TEST(NmtCli, BadInputGivesClearErrors) {
   };
   EXPECT_TRUE(contains(run({"translate"}), "no model given"));
   EXPECT_TRUE(contains(run({"translate", "/nonexistent/run"}), "no model at /nonexistent/run"));
-  EXPECT_TRUE(contains(run({"translate", s.run.str(), "--beam", "0"}), "--beam takes an integer >= 1"));
+  EXPECT_TRUE(contains(run({"translate", s.run.str(), "--beam", "0"}), "--beam expects an integer in [1, 10000], got '0'"));
   EXPECT_TRUE(contains(run({"translate", s.run.str(), "--frobnicate"}), "unknown flag '--frobnicate'"));
   EXPECT_TRUE(contains(run({"translate", s.run.str(), "--split", "val", "--input", "x"}), "not both"));
   // A model whose subword model has a different vocabulary than its embeddings.

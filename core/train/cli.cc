@@ -1,6 +1,8 @@
 #include "train/cli.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cstdlib>
 
 namespace twin {
@@ -9,6 +11,16 @@ std::string cli_usage(const std::string& prog, const std::vector<std::string>& t
   std::string u = "usage: " + prog + " <experiment.json> [--set key=value ...] [--resume] [--eval-only] [--threads N]";
   for (const auto& f : task_flags) u += " [" + f + " N]";
   return u;
+}
+
+long parse_int_flag(const std::string& flag, const std::string& value, long lo, long hi, const std::string& what) {
+  char* end = nullptr;
+  errno = 0;
+  const long n = std::strtol(value.c_str(), &end, 10);
+  // strtol skips leading blanks and stops at the first non-digit; the value must be the number and nothing else.
+  const bool whole = !value.empty() && !std::isspace(static_cast<unsigned char>(value[0])) && *end == 0 && errno == 0;
+  TW_CHECK(whole && n >= lo && n <= hi, flag, " expects ", what, " in [", lo, ", ", hi, "], got '", value, "'");
+  return n;
 }
 
 CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vector<std::string>& task_flags) {
@@ -33,11 +45,7 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
     } else if (s == "--eval-only") {
       a.eval_only = true;
     } else if (s == "--threads") {
-      const std::string v = value(i, s);
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      TW_CHECK(end && *end == 0 && n >= 1 && n <= 256, "--threads expects a number in [1, 256], got '", v, "'");
-      a.threads = static_cast<int>(n);
+      a.threads = static_cast<int>(parse_int_flag(s, value(i, s), 1, 256, "a number"));
     } else if (std::find(task_flags.begin(), task_flags.end(), s) != task_flags.end()) {
       a.task_flags[s] = value(i, s);
     } else if (s.rfind("--", 0) == 0) {

@@ -33,6 +33,11 @@ struct CliArgs {
 // task_flags: the extra flags the task accepts (each takes one value). Throws Error with usage on misuse.
 CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vector<std::string>& task_flags);
 std::string cli_usage(const std::string& prog, const std::vector<std::string>& task_flags);
+// One integer command-line value, the whole of it (std::stoi takes "5x" as 5 and throws its own exception on
+// "abc"), in [lo, hi]; otherwise an Error "<flag> expects <what> in [lo, hi], got '<value>'". Every binary's
+// integer flags go through it, so they accept and refuse the same things with the same words.
+long parse_int_flag(const std::string& flag, const std::string& value, long lo, long hi,
+                    const std::string& what = "an integer");
 nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamStore& store, const TrainOutcome* out,
                            const Metrics& dev, const Metrics& test, const CliArgs& args);
 

@@ -12,17 +12,6 @@ namespace twin::classify {
 
 namespace {
 
-int parse_count_flag(const std::string& flag, const std::string& value) {
-  try {
-    size_t used = 0;
-    const int n = std::stoi(value, &used);
-    TW_CHECK(used == value.size() && n >= 0, flag, " takes a number of test sentences >= 0, got '", value, "'");
-    return n;
-  } catch (const std::logic_error&) {
-    TW_FAIL(flag, " takes a number of test sentences >= 0, got '", value, "'");
-  }
-}
-
 std::vector<double> row_of(const Mat& m, Index r, Index n) {
   std::vector<double> out(static_cast<size_t>(n));
   for (Index k = 0; k < n; ++k) out[static_cast<size_t>(k)] = static_cast<double>(m(r, k));
@@ -38,7 +27,7 @@ ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainCo
   JsonReader mr = root.child("model");
   mcfg_ = parse_classify_model(mr);
   if (auto it = args.task_flags.find("--memory"); it != args.task_flags.end())
-    memory_n_ = parse_count_flag("--memory", it->second);
+    memory_n_ = static_cast<int>(parse_int_flag("--memory", it->second, 0, 1000000, "a number of test sentences"));
   if (auto it = args.task_flags.find("--memory-file"); it != args.task_flags.end()) {
     memory_file_ = it->second;
     TW_CHECK(std::filesystem::exists(memory_file_), "--memory-file: ", memory_file_, " not found");

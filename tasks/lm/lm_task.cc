@@ -16,12 +16,7 @@ LmTask::LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train,
   JsonReader mr = root.child("model");
   mcfg_ = parse_lm_model(mr);
   if (auto it = args.task_flags.find("--dump-gates"); it != args.task_flags.end()) {
-    try {
-      dump_gates_ = std::stoi(it->second);
-      TW_CHECK(dump_gates_ >= 0, "--dump-gates takes a number of test sentences >= 0");
-    } catch (const std::logic_error&) {
-      TW_FAIL("--dump-gates takes a number of test sentences, got '", it->second, "'");
-    }
+    dump_gates_ = static_cast<int>(parse_int_flag("--dump-gates", it->second, 0, 1000000, "a number of test sentences"));
   }
   corpus_ = load_corpus(data_);
   train_data_ = batchify(corpus_.train, batch_size_);

@@ -21,6 +21,7 @@
 #include "optim/clip.h"
 #include "optim/optimizer.h"
 #include "train/experiment.h"
+#include "train/cli.h"
 #include "train/records_csv.h"
 
 namespace twin::nmt {
@@ -48,13 +49,7 @@ int bench_main(int argc, char** argv) {
       TW_CHECK(i + 1 < argc, a, " needs a value; ", usage);
       return argv[++i];
     };
-    auto count = [&]() -> int {   // a positive integer, the whole argument (std::stoi would take "5x")
-      const std::string v = value();
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      TW_CHECK(!v.empty() && *end == 0 && n >= 1 && n <= 1000000, a, " expects a positive integer, got '", v, "'");
-      return static_cast<int>(n);
-    };
+    auto count = [&]() -> int { return static_cast<int>(parse_int_flag(a, value(), 1, 1000000)); };
     if (a == "--set") overrides.push_back(value());
     else if (a == "--cells") cells = split_commas(value());
     else if (a == "--steps") steps = count();

@@ -8,6 +8,7 @@
 
 #include "data/text.h"
 #include "train/checkpoint.h"
+#include "train/cli.h"
 #include "train/json_reader.h"
 #include "train/snapshots.h"
 
@@ -40,16 +41,8 @@ std::unique_ptr<LoadedModel> load_model(const std::string& run_or_file) {
 
 namespace {
 
-int parse_int_flag(const char* name, const char* v, int lo) {
-  try {
-    size_t used = 0;
-    const int x = std::stoi(v, &used);
-    TW_CHECK(used == std::strlen(v) && x >= lo, name, " takes an integer >= ", lo, ", got '", v, "'");
-    return x;
-  } catch (const std::logic_error&) {
-    TW_FAIL(name, " takes an integer >= ", lo, ", got '", v, "'");
-  }
-}
+// Beam, n-best, batch and --last: at least 1; 10000 is far beyond any useful value.
+int int_flag(const char* name, const std::string& v) { return static_cast<int>(parse_int_flag(name, v, 1, 10000)); }
 
 void write_attention(const std::string& path, const std::vector<std::string>& lines, const std::vector<Translation>& tr,
                      const Subword& src, const Subword& tgt) {
@@ -84,9 +77,9 @@ int translate_main(int argc, char** argv) {
       TW_CHECK(i + 1 < argc, a, " needs a value; ", usage);
       return argv[++i];
     };
-    if (a == "--beam") beam = parse_int_flag("--beam", value(), 1);
-    else if (a == "--nbest") nbest = parse_int_flag("--nbest", value(), 1);
-    else if (a == "--batch") batch = parse_int_flag("--batch", value(), 1);
+    if (a == "--beam") beam = int_flag("--beam", value());
+    else if (a == "--nbest") nbest = int_flag("--nbest", value());
+    else if (a == "--batch") batch = int_flag("--batch", value());
     else if (a == "--normalize") normalize = value();
     else if (a == "--alpha") alpha = std::atof(value());
     else if (a == "--split") split = value();
@@ -170,7 +163,7 @@ int average_main(int argc, char** argv) {
   int last = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--last" && i + 1 < argc) last = parse_int_flag("--last", argv[++i], 1);
+    if (a == "--last" && i + 1 < argc) last = int_flag("--last", argv[++i]);
     else if (a == "--out" && i + 1 < argc) out = argv[++i];
     else if (!a.empty() && a[0] == '-') TW_FAIL("unknown or incomplete flag '", a, "'; ", usage);
     else if (run.empty()) run = a;

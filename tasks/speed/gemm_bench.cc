@@ -22,6 +22,7 @@
 #include "ops/gemm_blis.h"
 #include "ops/linalg.h"
 #include "speed_bench.h"
+#include "train/cli.h"
 #include "train/records_csv.h"
 #include "train/run_dir.h"
 
@@ -49,13 +50,7 @@ double time_best(int reps, const std::function<void()>& f) {
 
 const char* kUsage = "usage: gemm_bench [--threads N[,N...]] [--reps R] [--out PREFIX]";
 
-int positive(const std::string& flag, const std::string& v) {
-  char* end = nullptr;
-  const long n = std::strtol(v.c_str(), &end, 10);
-  TW_CHECK(!v.empty() && *end == 0 && n >= 1 && n <= 1000, flag, " expects an integer in [1, 1000], got '", v,
-           "'; ", kUsage);
-  return static_cast<int>(n);
-}
+int positive(const std::string& flag, const std::string& v) { return static_cast<int>(twin::parse_int_flag(flag, v, 1, 1000)); }
 
 // One thread count: prints the table and appends one JSON row per shape x form to `rows`.
 void bench(int threads, int reps, nlohmann::json& rows, std::string& md);
