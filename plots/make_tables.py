@@ -8,6 +8,8 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
   snli.md / snli.csv                  NLI, Table 6 (plots/snli_table.py; says so when no run is committed yet)
   classify.md                         sentence classification, SST-2/SST-5 (plots/classify_table.py)
   speed.md / speed.csv, speed_all.csv, speed_torch.csv   speed, Table 4 on a CPU (plots/speed_table.py)
+  scale_plan.md                       the WMT14-scale MPI plan (plots/scale_plan.py), when <speed>/nmt_wmt14_shape.json
+                                      (nmt bench --shaped-corpus) is there
   table1.md / table1.csv              Table 1, WM / MT counted from the cells (plots/table1_table.py)
   cells.md / cells.csv, cells_paper.csv  the cross-task comparison (plots/cells_table.py), also written into
                                       README.md between its `<!-- cells table begin ... -->` / `end` markers
@@ -32,6 +34,7 @@ import classify_table  # noqa: E402
 import cws_table  # noqa: E402
 import lm_table  # noqa: E402
 import nmt_table  # noqa: E402
+import scale_plan  # noqa: E402
 import snli_table  # noqa: E402
 import speed_table  # noqa: E402
 import table1_table  # noqa: E402
@@ -84,6 +87,9 @@ def main():
     else:
         step("speed.md", lambda: speed_table.write(speed, out("speed.md"), a.reference))
         step("table1.md", lambda: table1_table.write(speed, out("table1.md")))
+    shape = os.path.join(a.speed, "nmt_wmt14_shape.json")
+    if os.path.exists(shape):
+        step("scale_plan.md", lambda: scale_plan.build(shape, out("scale_plan.md")))
     step("cells.md", lambda: cells_table.write(lm, nmt, cws, snli, speed, a.runs, out("cells.md"),
                                                None if a.no_readme else a.readme))
     if failed:

@@ -109,7 +109,7 @@ int bench_main(int argc, char** argv) {
     }
     // Bytes MPI_Allreduce moves per step under data parallelism (train/dist.h: every gradient, as Real).
     nlohmann::json row = {{"cell", cell}, {"params", task.params().total_size()}, {"train_tokens_s", tokens / secs},
-                          {"train_steps", steps}, {"src_vocab", task.subwords().src->size()},
+                          {"train_steps", steps}, {"train_tokens_per_step", tokens / steps}, {"src_vocab", task.subwords().src->size()},
                           {"tgt_vocab", task.subwords().tgt->size()},
                           {"allreduce_bytes_per_step", task.params().total_size() * static_cast<long>(sizeof(Real))}};
     const auto lines = task.test_sources(static_cast<size_t>(sentences));
