@@ -179,6 +179,36 @@ TEST_F(Mpi, ResumeUnderMpiEqualsUninterruptedAndKeepsTheSingleProcessLayout) {
   EXPECT_EQ(max_param_diff(tmp.str() + "/full/checkpoint.last.bin", tmp.str() + "/part/checkpoint.last.bin"), 0.0);
 }
 
+// dist.h's collectives on hand-made values (tests/mpi_probe.cc says which), for 2 and 3 ranks.
+TEST_F(Mpi, CollectivesSumGradientsAndBroadcastOnHandMadeValues) {
+  for (int np : {2, 3}) {
+    for (const char* mode : {"", " --differ"}) {
+      const Result r = run(mpirun(np) + bin("twin_mpi_probe") + mode);
+      EXPECT_EQ(r.code, 0) << np << " ranks" << mode << "\n" << r.output;
+      EXPECT_NE(r.output.find("mpi_probe: ok (" + std::to_string(np) + " ranks"), std::string::npos) << r.output;
+    }
+  }
+}
+
+// One rank with another experiment (an MPMD launch stands in for a stale experiment file on one node): the job
+// stops before training, naming the rank and the first differing line, instead of broadcasting mismatched
+// parameters or silently training two models.
+TEST_F(Mpi, RanksWithDifferentExperimentsStopNamingTheDifference) {
+  const std::string data = tmp.str() + "/data";
+  lm::write_synthetic_corpus(data, 17);
+  std::string launcher = "mpirun --oversubscribe --mca btl self,vader ";
+  if (geteuid() == 0) launcher += "--allow-run-as-root ";
+  const std::string app = bin("lm") + " " + TW_SOURCE_DIR + "/experiments/smoke/lm_atr.json --threads 1 --set data.dir=" +
+                          data + " --set out_dir=" + tmp.str() + "/differ";
+  const Result r = run(launcher + "-np 1 " + app + " : -np 1 " + app + " --set model.cell.hidden=12");
+  EXPECT_NE(r.code, 0) << r.output;
+  EXPECT_NE(r.code, 124) << "timed out: a rank kept waiting\n" << r.output;
+  EXPECT_NE(r.output.find("rank 1/2: error: the resolved experiment differs from rank 0's at line"),
+            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"hidden\": 12"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(tmp.str() + "/differ/checkpoint.last.bin"));
+}
+
 TEST_F(Mpi, AFailureOnOneRankEndsTheJobNamingTheRank) {
   const std::string data = tmp.str() + "/data";
   lm::write_synthetic_corpus(data, 17);

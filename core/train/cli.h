@@ -70,6 +70,12 @@ int run_main(int argc, char** argv, const char* prog) {
     nlohmann::json typed = task.resolved();
     typed["train"] = to_json(tc);
     typed["run"] = to_json(run);
+    if (dist::active()) {   // before any collective that assumes the ranks agree (the parameter broadcast)
+      nlohmann::json same = typed;
+      same["run"].erase("threads");   // threads per rank may differ
+      dist::check_same("the resolved experiment", same.dump(1));
+      dist::check_same("the parameter table (from the config and the data's vocabularies)", task.params().table());
+    }
     RunDir dir(run.out_dir);
     const std::string best = dir.path("model.best.bin");
     const std::string last = dir.path("checkpoint.last.bin");

@@ -138,6 +138,24 @@ void barrier() {
 #endif
 }
 
+void check_same(const std::string& what, const std::string& mine) {
+  if (!active()) return;
+  std::string root = mine;
+  broadcast(root);
+  if (root == mine) return;
+  std::size_t line = 1, a = 0, b = 0;
+  for (;;) {   // the first line where they differ
+    const std::size_t ea = std::min(root.find('\n', a), root.size()), eb = std::min(mine.find('\n', b), mine.size());
+    if (root.compare(a, ea - a, mine, b, eb - b) != 0 || ea == root.size() || eb == mine.size()) {
+      auto cut = [](std::string s) { return s.size() > 120 ? s.substr(0, 117) + "..." : s; };
+      TW_FAIL(what, " differs from rank 0's at line ", line, ": rank 0 has '", cut(root.substr(a, ea - a)),
+              "', this rank '", cut(mine.substr(b, eb - b)), "' (every rank must run the same experiment on the same ",
+              "data: is a file different on this node?)");
+    }
+    a = ea + 1, b = eb + 1, ++line;
+  }
+}
+
 void abort(int code) {
   std::fflush(stdout);
   std::fflush(stderr);

@@ -51,6 +51,9 @@ void broadcast(float* data, std::size_t n);
 void broadcast(double* data, std::size_t n);
 void broadcast(std::string& s);
 void barrier();
+// Fails on every rank whose `mine` differs from rank 0's, naming `what` and the first differing line: ranks that
+// train different models or data (a stale experiment file or corpus on one node) must stop, not diverge.
+void check_same(const std::string& what, const std::string& mine);
 // Ends every rank of the job (MPI_Abort): a failure on one rank must never leave the others waiting.
 [[noreturn]] void abort(int code);
 
