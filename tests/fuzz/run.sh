@@ -50,7 +50,12 @@ for t in "${TARGETS[@]}"; do
   start=$(date +%s)
   rc=0
   "$bin" "$work" "$seeds" "${dict[@]}" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 \
-    -rss_limit_mb=2048 -max_len=8192 -artifact_prefix="$art" >"$log" 2>&1 || rc=$?
+    -rss_limit_mb=2048 -max_len=8192 -artifact_prefix="$art" >"$log" 2>&1 &
+  pid=$!
+  wait "$pid" || rc=$?
+  # The target's scratch folder (fuzz_util.h) is removed by an atexit handler, which a crash, a timeout or
+  # an out-of-memory kill skips: remove it here so findings do not fill /dev/shm (RAM) run after run.
+  rm -rf "/dev/shm/twinrnn-fuzz-$pid" "${TMPDIR:-/tmp}/twinrnn-fuzz-$pid"
   secs=$(( $(date +%s) - start ))
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
