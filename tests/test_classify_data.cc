@@ -102,6 +102,11 @@ TEST(ClassifyData, ConfigParsesDefaultsAndRejectsUnknownKeys) {
   EXPECT_EQ(c.batch_size, 32);
   EXPECT_EQ(to_json(c)["embeddings"], "");
   EXPECT_EQ(to_json(c)["train"], "train");
+  const nlohmann::json resolved = to_json(c);
+  std::vector<std::string> keys;   // config.resolved.json's data keys (sorted by nlohmann::json)
+  for (const auto& [k, value] : resolved.items()) keys.push_back(k);
+  EXPECT_EQ(keys, (Words{"batch_size", "dev", "dir", "embeddings", "eval_batch_size", "lowercase", "max_vocab",
+                         "maxi_batch", "min_count", "num_labels", "protocol", "test", "train"}));
   JsonReader bad(nlohmann::json{{"dir", "d"}, {"protocol", "p"}, {"min_cout", 2}}, "x.json", "data");
   EXPECT_TRUE(contains(error_of([&] { parse_classify_data(bad); }), "min_cout"));
   JsonReader one(nlohmann::json{{"dir", "d"}, {"protocol", "p"}, {"num_labels", 1}}, "x.json", "data");

@@ -1,6 +1,6 @@
 // SNLI data: reading a prepared split and its errors (named by file and line), labels, the data config,
-// the vocabulary, GloVe loading, batching, and (when data_prep/snli.py has been run) the real inhouse folder
-// against its prep.json.
+// the vocabulary, pretrained embeddings (the loader shared with classify), batching, and (when
+// data_prep/snli.py has been run) the real inhouse folder against its prep.json.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "nn/embedding.h"
 #include "snli_data.h"
 #include "test_util.h"
 
@@ -47,6 +48,11 @@ TEST(SnliData, ConfigParsesDefaultsAndRejectsUnknownKeys) {
   EXPECT_EQ(c.max_vocab, 100);
   EXPECT_EQ(c.batch_size, 128);
   EXPECT_EQ(to_json(c)["embeddings"], "");
+  const nlohmann::json resolved = to_json(c);
+  std::vector<std::string> keys;   // config.resolved.json's data keys (sorted by nlohmann::json)
+  for (const auto& [k, value] : resolved.items()) keys.push_back(k);
+  EXPECT_EQ(keys, (Words{"batch_size", "dev", "dir", "embeddings", "eval_batch_size", "lowercase", "max_vocab",
+                         "maxi_batch", "min_count", "protocol", "test", "train"}));
   JsonReader bad(nlohmann::json{{"dir", "d"}, {"protocol", "p"}, {"lowercse", true}}, "x.json", "data");
   EXPECT_TRUE(contains(error_of([&] { parse_snli_data(bad); }), "lowercse"));
 }
@@ -114,41 +120,42 @@ TEST(SnliData, VocabularyHasSpecialsFirstAndHonoursMinCount) {
   EXPECT_EQ(build_vocab(train, c).size(), 4);
 }
 
-TEST(SnliData, GloveSetsRowsOfKnownWordsOnly) {
+// The pretrained-embeddings step both tasks share (data/labelled_text.h load_text_embeddings); the GloVe
+// format itself (header, tabs, CRLF, duplicates, words with spaces, bad numbers) is Embedding::load_glove's,
+// tested in test_nn.cc.
+TEST(SnliData, PretrainedEmbeddingsSetRowsOfVocabularyWords) {
   TempDir d("snli");
   std::vector<Pair> train(1);
   train[0] = {{"the", "dog"}, {"a", "cat"}, 0};
-  const Vocab v = build_vocab(train, SnliDataConfig{});
-  write_file(d.file("g.txt"),
-             "the 0.5 -1 2e-1\n"
-             "zebra x y z w\n"            // not in the vocabulary: skipped without parsing
-             "cat 1 2 3 \r\n"             // trailing space, CRLF
-             "the 9 9 9\n"                // a repeat: the first line wins
-             "a . . 1 2 3\n"              // a word with spaces ("a . .") : skipped
-             "\n");
-  Mat table = Mat::Constant(v.size(), 3, 7);
-  EXPECT_EQ(load_glove(d.file("g.txt"), v, table), 2);
+  SnliDataConfig c;
+  const Vocab v = build_vocab(train, c);
+  ParamStore store;
+  Embedding emb(store, "emb", v.size(), 3, init::constant(7));
+  EXPECT_EQ(load_text_embeddings(c, v, emb), 0);   // "": random initialisation, nothing read
+  write_file(d.file("g.txt"), "the 0.5 -1 2e-1\nzebra 1 2 3\ncat 1 2 3\n");
+  c.embeddings = d.file("g.txt");
+  EXPECT_EQ(load_text_embeddings(c, v, emb), 2);
+  const Mat& table = emb.table().value;
   const int the = v.find("the"), cat = v.find("cat"), dog = v.find("dog");
   EXPECT_FLOAT_EQ(table(the, 0), 0.5f);
-  EXPECT_FLOAT_EQ(table(the, 1), -1.0f);
   EXPECT_FLOAT_EQ(table(the, 2), 0.2f);
-  EXPECT_FLOAT_EQ(table(cat, 2), 3.0f);
-  EXPECT_FLOAT_EQ(table(dog, 0), 7.0f);  // untouched
-  EXPECT_FLOAT_EQ(table(kPadId, 1), 7.0f);
+  EXPECT_FLOAT_EQ(table(cat, 1), 2.0f);
+  EXPECT_FLOAT_EQ(table(dog, 0), 7.0f);   // not in the file: keeps its initial value
+  EXPECT_FLOAT_EQ(table(kUnkId, 1), 7.0f);
 
-  auto expect = [&](const std::string& text, const std::string& what) {
-    write_file(d.file("bad.txt"), text);
-    Mat t = Mat::Zero(v.size(), 3);
-    const std::string e = error_of([&] { load_glove(d.file("bad.txt"), v, t); });
-    EXPECT_TRUE(contains(e, what)) << "expected '" << what << "' in: " << e;
-  };
-  expect("zebra 1 2\nthe 1 2 3\ncat 1 2\n", "bad.txt:3: 2 numbers after 'cat', expected 3");
-  expect("the 1 2 3 4\n", "bad.txt:1: 4 numbers after 'the', expected 3");
-  expect("the 1 2 3\ndog 1 x 3\n", "bad.txt:2: field 3 'x' is not a (finite) number");
-  expect("the 1 2 3\nlonely\n", "bad.txt:2: expected `word v1 ... v3`");
-  Mat wrong = Mat::Zero(v.size() + 1, 3);
-  EXPECT_TRUE(contains(error_of([&] { load_glove(d.file("g.txt"), v, wrong); }), "one row per vocabulary word"));
-  EXPECT_TRUE(contains(error_of([&] { load_glove(d.file("none.txt"), v, table); }), "none.txt not found"));
+  write_file(d.file("bad.txt"), "the 1 2 3\ncat 1 2\n");
+  c.embeddings = d.file("bad.txt");
+  std::string e = error_of([&] { load_text_embeddings(c, v, emb); });
+  EXPECT_TRUE(contains(e, d.file("bad.txt")) && contains(e, "line 2") && contains(e, "has 2 values, expected 3"))
+      << e;
+  c.embeddings = d.file("none.txt");
+  e = error_of([&] { load_text_embeddings(c, v, emb); });
+  EXPECT_TRUE(contains(e, "embeddings file " + d.file("none.txt") + " not found (data.embeddings: a GloVe text "
+                       "file such as glove.840B.300d.txt, or \"\" for random initialisation)"))
+      << e;
+  c.embeddings = d.file("g.txt");
+  Embedding wrong(store, "wrong", v.size() + 1, 3, init::constant(0));
+  EXPECT_TRUE(contains(error_of([&] { load_text_embeddings(c, v, wrong); }), "one row per vocabulary word"));
 }
 
 TEST(SnliData, BatchesCoverEveryPairOnceWithLabelsAndLengths) {

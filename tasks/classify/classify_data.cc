@@ -11,39 +11,18 @@ namespace twin::classify {
 
 ClassifyDataConfig parse_classify_data(JsonReader& r) {
   ClassifyDataConfig c;
-  c.dir = r.require_string("dir");
-  c.protocol = r.require_string("protocol");
-  c.train = r.get_string("train", c.train);
-  c.dev = r.get_string("dev", c.dev);
-  c.test = r.get_string("test", c.test);
+  read_text_data(r, c);
   c.num_labels = r.get_int("num_labels", c.num_labels, 0, 1 << 20);
   if (c.num_labels == 1) r.fail("num_labels", "must be 0 (counted from the training data) or at least 2");
-  c.lowercase = r.get_bool("lowercase", c.lowercase);
-  c.min_count = r.get_int("min_count", c.min_count, 1, 1 << 30);
-  c.max_vocab = r.get_int("max_vocab", c.max_vocab, 0, 1 << 30);
-  if (c.max_vocab == 1 || c.max_vocab == 2) r.fail("max_vocab", "must be 0 (no limit) or more than the 2 specials");
-  c.embeddings = r.get_string("embeddings", c.embeddings);
-  c.batch_size = r.get_int("batch_size", c.batch_size, 1, 1 << 20);
-  c.maxi_batch = r.get_int("maxi_batch", c.maxi_batch, 0, 1 << 20);
-  c.eval_batch_size = r.get_int("eval_batch_size", c.eval_batch_size, 1, 1 << 20);
   r.finish();
   return c;
 }
 
 nlohmann::json to_json(const ClassifyDataConfig& c) {
-  return {{"dir", c.dir},
-          {"protocol", c.protocol},
-          {"train", c.train},
-          {"dev", c.dev},
-          {"test", c.test},
-          {"num_labels", c.num_labels},
-          {"lowercase", c.lowercase},
-          {"min_count", c.min_count},
-          {"max_vocab", c.max_vocab},
-          {"embeddings", c.embeddings},
-          {"batch_size", c.batch_size},
-          {"maxi_batch", c.maxi_batch},
-          {"eval_batch_size", c.eval_batch_size}};
+  nlohmann::json out = nlohmann::json::object();
+  write_text_data(c, out);
+  out["num_labels"] = c.num_labels;
+  return out;
 }
 
 std::string split_path(const ClassifyDataConfig& c, const std::string& split) { return c.dir + "/" + split + ".txt"; }
@@ -74,10 +53,7 @@ std::vector<Example> read_examples(const std::string& path, int num_labels, bool
     Example e;
     e.label = label;
     e.tokens.assign(std::make_move_iterator(f.begin() + 1), std::make_move_iterator(f.end()));
-    if (lowercase)
-      for (auto& w : e.tokens)
-        for (char& ch : w)
-          if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    if (lowercase) lowercase_ascii(e.tokens);
     out.push_back(std::move(e));
   }
   TW_CHECK(!out.empty(), path, ": no examples (an empty file)");
@@ -123,7 +99,7 @@ std::vector<long> label_counts(const std::vector<Example>& data, int num_labels)
 Vocab build_vocab(const std::vector<Example>& train, const ClassifyDataConfig& c) {
   TokenCounts counts;
   for (const Example& e : train) counts.add(e.tokens);
-  return Vocab::from_counts(counts, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, c.min_count, c.max_vocab});
+  return build_text_vocab(counts, c);
 }
 
 ClassifyBatch make_batch(const std::vector<Example>& data, const std::vector<int>& index, const Vocab& v) {
@@ -146,11 +122,7 @@ std::vector<std::vector<int>> classify_batches(const std::vector<Example>& data,
   std::vector<int> lengths;
   lengths.reserve(data.size());
   for (const Example& e : data) lengths.push_back(static_cast<int>(e.tokens.size()));
-  BatchingOptions o;
-  o.batch_size = batch_size;
-  o.maxi_batch = maxi_batch;
-  o.shuffle = shuffle;
-  return make_batches(lengths, o, rng);
+  return length_batches(lengths, batch_size, maxi_batch, shuffle, rng);
 }
 
 }  // namespace twin::classify

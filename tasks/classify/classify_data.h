@@ -3,7 +3,8 @@
 // (data/sst/{sst2,sst5}/{train,dev,test}.txt) and Kim (2014)'s stsa.* files are. Every line is checked; a bad
 // one is an error naming file:line (missing label, non-integer or unknown label, empty text, invalid UTF-8),
 // never a silently dropped example. Also: the word vocabulary of the training sentences (min count, max
-// size), the number of labels (given, or counted from the training data), padded batches.
+// size), the number of labels (given, or counted from the training data), padded batches. The `data` keys,
+// batching and pretrained (GloVe) embeddings are shared with the snli task: data/labelled_text.h.
 #pragma once
 #include <string>
 #include <vector>
@@ -11,23 +12,17 @@
 #include "base/real.h"
 #include "base/rng.h"
 #include "data/batch.h"
+#include "data/labelled_text.h"
 #include "data/vocab.h"
 #include "train/json_reader.h"
 
 namespace twin::classify {
 
-struct ClassifyDataConfig {
-  std::string dir;         // e.g. data/sst/sst2
-  std::string protocol;    // a plain description for tables, e.g. "SST-2 sentence level, Kim (2014) splits"
-  std::string train = "train", dev = "dev", test = "test";   // split names: <dir>/<name>.txt
-  int num_labels = 0;      // C; 0 = counted from the training data (max label + 1, every label present)
-  bool lowercase = false;  // ASCII-lowercase every token when reading (the SST files are lowercased already)
-  int min_count = 1;       // training words seen fewer times map to <unk>
-  int max_vocab = 0;       // at most this many vocabulary entries, the 2 specials included; 0 = no limit
-  std::string embeddings;  // GloVe text file for the word embeddings, "" = none (random initialisation)
-  int batch_size = 32;     // sentences per training batch
-  int maxi_batch = 20;     // length-sorting window, in batches
-  int eval_batch_size = 256;
+// The shared `data` keys (data/labelled_text.h) plus the number of labels. The SST files are lowercased
+// already; splits are <dir>/<name>.txt.
+struct ClassifyDataConfig : TextDataConfig {
+  ClassifyDataConfig() : TextDataConfig(32) {}   // sentences per training batch
+  int num_labels = 0;   // C; 0 = counted from the training data (max label + 1, every label present)
 };
 // Reads the `data` object of an experiment (dir and protocol required; the rest optional; unknown keys are
 // errors).

@@ -44,11 +44,7 @@ ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainCo
   test_ = read_examples(split_path(data_, data_.test), num_labels_, data_.lowercase);
   vocab_ = build_vocab(train_, data_);
   model_ = std::make_unique<ClassifyModel>(mcfg_, vocab_.size(), num_labels_, store_);
-  if (!data_.embeddings.empty()) {
-    const PretrainedStats st =
-        model_->embedding().load_glove(data_.embeddings, [&](const std::string& w) { return vocab_.find(w); });
-    glove_found_ = static_cast<long>(st.found);
-  }
+  glove_found_ = load_text_embeddings(data_, vocab_, model_->embedding());
   std::fprintf(stderr, "classify: %s (%s): %zu / %zu / %zu sentences, %d labels, vocabulary %d%s\n",
                data_.dir.c_str(), data_.protocol.c_str(), train_.size(), dev_.size(), test_.size(), num_labels_,
                vocab_.size(),
@@ -143,10 +139,7 @@ void ClassifyTask::memory_sentences(std::vector<Example>& sentences, std::vector
       Example e;
       e.tokens = split_whitespace(line);
       if (e.tokens.empty()) continue;   // blank lines separate nothing; skip them
-      if (data_.lowercase)
-        for (auto& w : e.tokens)
-          for (char& ch : w)
-            if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+      if (data_.lowercase) lowercase_ascii(e.tokens);
       e.label = -1;
       sentences.push_back(std::move(e));
       sources.push_back("file:" + std::to_string(in.line_no()));

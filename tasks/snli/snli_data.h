@@ -2,7 +2,8 @@
 // one `<split>.tsv`, one pair per line `label<TAB>premise tokens<TAB>hypothesis tokens`, label one of
 // entailment / neutral / contradiction, tokens separated by spaces. Every line is checked; a bad one is an
 // error naming file:line, never a silently dropped pair. Also: the word vocabulary (both sides of the training
-// pairs), GloVe-format pretrained embeddings, and padded batches of pairs.
+// pairs) and padded batches of pairs. The `data` keys, batching and pretrained (GloVe) embeddings are shared
+// with the classify task: data/labelled_text.h.
 #pragma once
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "base/real.h"
 #include "base/rng.h"
 #include "data/batch.h"
+#include "data/labelled_text.h"
 #include "data/vocab.h"
 #include "train/json_reader.h"
 
@@ -24,17 +26,10 @@ int label_id(std::string_view name, const std::string& where);
 // The name of label id 0..2; an error for any other id.
 const char* label_name(int id);
 
-struct SnliDataConfig {
-  std::string dir;        // e.g. data/snli/inhouse
-  std::string protocol;   // a plain description for tables, e.g. "in-house: 1 % SNLI train sample, dev, test"
-  std::string train = "train", dev = "dev", test = "test";   // split names: <dir>/<name>.tsv
-  bool lowercase = false;   // ASCII-lowercase every token when reading (the prepared files keep case)
-  int min_count = 1;        // training words seen fewer times map to <unk>
-  int max_vocab = 0;        // at most this many vocabulary entries, the 2 specials included; 0 = no limit
-  std::string embeddings;   // GloVe text file for the word embeddings, "" = none (random initialisation)
-  int batch_size = 128;     // pairs per training batch
-  int maxi_batch = 20;      // length-sorting window, in batches
-  int eval_batch_size = 256;
+// The shared `data` keys (data/labelled_text.h); SNLI adds none. The prepared files keep case (lowercase
+// false by default); splits are <dir>/<name>.tsv.
+struct SnliDataConfig : TextDataConfig {
+  SnliDataConfig() : TextDataConfig(128) {}   // pairs per training batch
 };
 // Reads the `data` object of an experiment (dir and protocol required; the rest optional; unknown keys are
 // errors).
@@ -56,16 +51,6 @@ std::vector<Pair> read_split(const SnliDataConfig& c, const std::string& split);
 // (ties by first appearance), those below c.min_count dropped, cut to c.max_vocab entries. Frozen; unknown
 // words map to <unk>.
 Vocab build_vocab(const std::vector<Pair>& train, const SnliDataConfig& c);
-
-// GloVe text format, one word per line: `word v1 ... vd`, separated by single spaces (d = table.cols();
-// trailing spaces and empty lines ignored). Sets row vocab.find(word) of `table` ([vocab.size(), d]) for every
-// vocabulary word in the file (the first line of a word wins; rows of other words are left untouched) and
-// returns how many distinct words were set. Lines of words outside the vocabulary are skipped without parsing
-// their numbers; so is a line whose first field is a vocabulary word but whose second is not a number while
-// it has more than d + 1 fields (a word with spaces inside, like ". . ." in glove.840B). Errors name
-// file:line: a line without a space, a vocabulary word with other than d numbers, a field that is not a
-// finite number. A missing file or a table of the wrong shape is an error too.
-long load_glove(const std::string& path, const Vocab& vocab, Mat& table);
 
 // A padded batch of the pairs `index` (time-major [T, B], run_rnn's layout), both sides padded separately.
 struct SnliBatch {

@@ -66,6 +66,7 @@ class SnliModel {
   ~SnliModel();
 
   Param& embeddings() const { return emb_.table(); }   // load GloVe rows, freeze
+  Embedding& embedding() { return emb_; }             // load pretrained (GloVe) rows
   // premise [S, B], hypothesis [T, B] (same B) -> [B, 3]. Dropout only when g is in training mode.
   // attention, when given, receives α_j [B, S] of every hypothesis step j (T matrices), for inspection and tests.
   Var logits(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,

@@ -16,7 +16,7 @@ SnliTask::SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig&, c
   test_ = read_split(data_, data_.test);
   vocab_ = build_vocab(train_, data_);
   model_ = std::make_unique<SnliModel>(mcfg_, vocab_.size(), store_);
-  if (!data_.embeddings.empty()) glove_found_ = load_glove(data_.embeddings, vocab_, model_->embeddings().value);
+  glove_found_ = load_text_embeddings(data_, vocab_, model_->embedding());
   std::fprintf(stderr, "snli: %s (%s): %zu / %zu / %zu pairs, vocabulary %d%s\n", data_.dir.c_str(),
                data_.protocol.c_str(), train_.size(), dev_.size(), test_.size(), vocab_.size(),
                data_.embeddings.empty() ? ", random embeddings"

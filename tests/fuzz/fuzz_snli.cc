@@ -1,4 +1,5 @@
-// Fuzz target: the SNLI TSV reader and the GloVe vector loader (tasks/snli/snli_data.h read_split, load_glove).
+// Fuzz target: the SNLI TSV reader and the GloVe vector loader (tasks/snli/snli_data.h read_split, and
+// load_text_embeddings of data/labelled_text.h, which both text tasks load pretrained vectors with).
 //
 // Input: `<train.tsv>[#--#<glove.txt>]` (fuzz_util.h kSep). The pairs go through the vocabulary and batching
 // the training loop uses (each pair in exactly one batch, ids in range); the GloVe part is loaded into a
@@ -11,6 +12,7 @@
 
 #include "base/rng.h"
 #include "fuzz_util.h"
+#include "nn/embedding.h"
 #include "snli_data.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -45,10 +47,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (parts.size() < 2) return 0;
   const std::string glove = fuzz::put_file("glove.txt", parts[1]);
   const Index d = 1 + static_cast<Index>(size % 4);
-  Mat table = Mat::Zero(vocab.size(), d);
+  ParamStore store;
+  Embedding emb(store, "emb", vocab.size(), d, init::constant(0));
+  c.embeddings = glove;
   fuzz::expect_error_or_ok([&] {
-    const long found = snli::load_glove(glove, vocab, table);
-    if (found < 0 || found > vocab.size() || !table.allFinite()) std::abort();
+    const long found = load_text_embeddings(c, vocab, emb);
+    if (found < 0 || found > vocab.size() || !emb.table().value.allFinite()) std::abort();
   });
   return 0;
 }
