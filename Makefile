@@ -39,7 +39,8 @@ test-sanitize: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j$(JOBS) $(SAN_CTEST_ARGS)
 
 # libFuzzer targets for every C++ reader (tests/fuzz/README.md): built with Debian's clang-14 in build-fuzz,
-# each run FUZZ_SECONDS from the committed seeds; findings in fuzz-findings/ (git-ignored); fails on any finding.
+# each run FUZZ_SECONDS from the committed seeds, then the mutation fuzzer of the Python data_prep readers
+# (tests/fuzz/fuzz_prep.py) for FUZZ_SECONDS per reader; findings in fuzz-findings/ (git-ignored); fails on any.
 FUZZ_SECONDS ?= 60
 fuzz:
 	bash tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) fuzz-findings

@@ -40,6 +40,7 @@ import re
 import shutil
 import sys
 import tempfile
+import zlib
 
 from prep_common import find, swap_into_place, write_prep_json
 
@@ -89,7 +90,7 @@ def read_bytes(path):
                 return f.read()
         with open(path, "rb") as f:
             return f.read()
-    except (OSError, EOFError) as e:
+    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
         fail(f"cannot read {path}: {e}")
 
 
@@ -177,6 +178,8 @@ def read_word_list(path):
                  f"per line")
         dups += w in words
         words.add(w)
+    if not words:  # (as a segmented file without sentences) an empty list would make every word OOV
+        fail(f"{path}: no words (every line is empty): not a word list")
     info = source_info(path, data)
     info.update({"lines": len(lines_of(text)), "word_types": len(words), "duplicate_lines": dups,
                  "empty_lines": empty})
@@ -229,8 +232,8 @@ def check_input(raw, corpus, gold):
             "lines": len(inp), "gold_lines_breaking_elsewhere": len(bad), "first_such_gold_lines": bad[:SHOW]}
 
 
-def split_by_order(sentences, line_nos, fractions):
-    """Consecutive slices by sentence order: cut points floor(n * cumulative fraction)."""
+def split_by_order(path, sentences, line_nos, fractions):
+    """Consecutive slices by sentence order (of the file at path): cut points floor(n * cumulative fraction)."""
     n, cuts, acc = len(sentences), [0], 0
     for f in fractions[:-1]:
         acc += f
@@ -239,12 +242,12 @@ def split_by_order(sentences, line_nos, fractions):
     parts = [(sentences[a:b], line_nos[a:b]) for a, b in zip(cuts, cuts[1:])]
     for (s, _), name in zip(parts, SPLITS):
         if not s:
-            fail(f"the {name} split is empty ({n} sentences in all): the input is too small to split")
+            fail(f"{path}: the {name} split is empty ({n} sentences in all): the input is too small to split")
     return parts
 
 
 def job_inhouse(raw, corpus, gold):
-    parts = split_by_order(gold.sentences, gold.line_nos, (8, 1, 1))
+    parts = split_by_order(gold.path, gold.sentences, gold.line_nos, (8, 1, 1))
     splits = {name: s for name, (s, _) in zip(SPLITS, parts)}
     known = {w for s in splits["train"] for w in s}
     src_lines = {name: [ln[0], ln[-1]] for name, (_, ln) in zip(SPLITS, parts)}
@@ -268,7 +271,7 @@ def job_standard(raw, corpus, gold, train_path, no_check):
              f"file byte for byte (line ends or encoding changed?); continuing")
     train.info["git_blob"] = blob
     train.info["git_blob_matches_icwb2_data"] = blob == TRAINING_BLOB[corpus]
-    parts = split_by_order(train.sentences, train.line_nos, (9, 1))
+    parts = split_by_order(train_path, train.sentences, train.line_nos, (9, 1))
     splits = {"train": parts[0][0], "dev": parts[1][0], "test": gold.sentences}
     file_words = {w for s in train.sentences for w in s}
     wl = find(os.path.join(raw, "gold"), f"{corpus}_training_words.utf8")

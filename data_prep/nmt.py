@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 import moses_tok
 
@@ -72,9 +73,14 @@ def read(folder, name, how):
                 else:
                     with open(p, "rb") as f:
                         data = f.read()
-                data.decode("utf-8")
-            except (OSError, EOFError, UnicodeDecodeError) as e:
+            except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream in the .gz
                 fail(f"cannot read {p}: {e}; replace it with a good copy ({how})")
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                start, line = data.rfind(b"\n", 0, e.start) + 1, data.count(b"\n", 0, e.start) + 1
+                fail(f"{p}:{line}: invalid UTF-8 at byte {e.start - start} of the line ({e.reason}, byte "
+                     f"0x{data[e.start]:02x}); replace it with a good copy ({how})")
             return p, data
     fail(f"missing {os.path.join(folder, name)} (or .gz): {how}, or point --raw / RAW_DATA at the folder "
          f"that holds multi30k/ and wmt14_en_de/")

@@ -12,11 +12,13 @@ usage: ptb.py [--raw DIR] [--out DIR] [--no-check]
 import argparse
 import collections
 import gzip
+import io
 import json
 import os
 import shutil
 import sys
 import tempfile
+import zlib
 
 EXPECTED = {"train": 929589, "valid": 73760, "test": 82430}
 EXPECTED_VOCAB = 10000
@@ -38,12 +40,21 @@ def find_split(raw, split):
 
 
 def read_lines(path):
+    """The whitespace tokens of each line; lines end at LF, CRLF or CR (Python's universal newlines)."""
     opener = gzip.open if path.endswith(".gz") else open
     try:
-        with opener(path, "rt", encoding="utf-8") as f:
-            return [line.split() for line in f]
-    except (OSError, UnicodeDecodeError, EOFError) as e:
+        with opener(path, "rb") as f:
+            data = f.read()
+    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
         fail(f"cannot read {path}: {e}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:  # decoded whole, so that the message can give the line
+        before = data[:e.start].decode("utf-8")
+        line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+        fail(f"{path}:{line}: invalid UTF-8 ({e.reason}, byte 0x{data[e.start]:02x}): replace the file with a "
+             f"good copy")
+    return [line.split() for line in io.StringIO(text, newline=None)]
 
 
 def main():
@@ -53,7 +64,10 @@ def main():
     ap.add_argument("--no-check", action="store_true", help="skip the published-count check (other corpora)")
     a = ap.parse_args()
 
-    splits = {s: read_lines(find_split(a.raw, s)) for s in ("train", "valid", "test")}
+    paths, splits = {}, {}  # (the paths for the messages: each names the file it is about)
+    for s in ("train", "valid", "test"):
+        paths[s] = find_split(a.raw, s)
+        splits[s] = read_lines(paths[s])
     counts = collections.Counter()
     order = {}
     for line in splits["train"]:
@@ -64,19 +78,19 @@ def main():
     tokens = {s: sum(len(l) + 1 for l in lines) for s, lines in splits.items()}
     for s, lines in splits.items():
         if not lines or tokens[s] == len(lines):
-            fail(f"split {s} is empty")
+            fail(f"{paths[s]}: split {s} is empty (no words)")
     if not a.no_check:
         for s, n in EXPECTED.items():
             if tokens[s] != n:
-                fail(f"{s}: {tokens[s]} tokens (with <eos>), expected {n}: this is not Mikolov's PTB "
+                fail(f"{paths[s]}: {tokens[s]} tokens (with <eos>), expected {n}: this is not Mikolov's PTB "
                      f"(use --no-check for another corpus)")
         if len(vocab) != EXPECTED_VOCAB:
-            fail(f"vocabulary of {len(vocab)} words, expected {EXPECTED_VOCAB}")
+            fail(f"{paths['train']}: vocabulary of {len(vocab)} words, expected {EXPECTED_VOCAB}")
     known = set(vocab)
     for s in ("valid", "test"):
         oov = sum(1 for l in splits[s] for w in l if w not in known)
         if oov and "<unk>" not in known:
-            fail(f"{s} has {oov} words outside the training vocabulary and there is no <unk>")
+            fail(f"{paths[s]}: {oov} words outside the training vocabulary and no <unk> in {paths['train']}")
 
     parent = os.path.dirname(os.path.abspath(a.out)) or "."
     os.makedirs(parent, exist_ok=True)

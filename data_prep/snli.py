@@ -41,6 +41,7 @@ import re
 import shutil
 import sys
 import tempfile
+import zlib
 
 from prep_common import find, swap_into_place, write_prep_json
 
@@ -64,6 +65,7 @@ EXPECTED_SNLI = {"snli_1.0_dev": (10000, 9842), "snli_1.0_test": (10000, 9824),
 EXPECTED_SICK = {"train": 4439, "dev": 495, "test": 4906}
 EXPECTED_SICK_LABELS = {"entailment": 2821, "neutral": 5595, "contradiction": 1424}
 SICK_SETS = {"TRAIN": "train", "TRIAL": "dev", "TEST": "test"}
+SURROGATE = re.compile("[\ud800-\udfff]")  # JSON can escape one (\\ud800); UTF-8 cannot encode it
 SICK_TOKEN = re.compile(r"[A-Za-z0-9]+(?=n't\b)|n't|'(?:s|re|ve|ll|d|m)\b|[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*|\S", re.IGNORECASE)
 
 
@@ -82,7 +84,7 @@ def read_text(path):
         with open(path, "rb") as f:
             stored = f.read()
         data = gzip.decompress(stored) if path.endswith(".gz") else stored
-    except (OSError, EOFError) as e:
+    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
         fail(f"cannot read {path}: {e}")
     try:
         text = data.decode("utf-8")
@@ -128,6 +130,13 @@ def read_snli_jsonl(path):
         except (KeyError, TypeError, AttributeError) as e:
             fail(f"{where}: missing or non-string field {e}: expected the official fields gold_label, "
                  f"sentence1_binary_parse, sentence2_binary_parse")
+        except (ValueError, RecursionError) as e:  # an integer of over 4300 digits; nesting deeper than the stack
+            why = "nested too deeply" if isinstance(e, RecursionError) else str(e).split(":")[0]
+            fail(f"{where}: unreadable JSON ({why}): expected one SNLI jsonl record per line")
+        m = SURROGATE.search(" ".join(row[2] + row[3]))
+        if m:
+            fail(f"{where}: a binary parse holds the escape \\u{ord(m.group()):04x}, a lone UTF-16 surrogate, which "
+                 f"is not a character (the output could not be written as UTF-8): replace the file with a good copy")
         rows.append(row)
     return Source(path, rows, info)
 

@@ -29,6 +29,7 @@ import re
 import shutil
 import sys
 import tempfile
+import zlib
 
 from prep_common import find, swap_into_place, write_prep_json
 
@@ -68,7 +69,7 @@ def read_split(path, num_labels):
         with open(path, "rb") as f:
             stored = f.read()
         data = gzip.decompress(stored) if path.endswith(".gz") else stored
-    except (OSError, EOFError) as e:
+    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
         fail(f"cannot read {path}: {e}")
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
@@ -87,11 +88,13 @@ def read_split(path, num_labels):
         if not (label.isascii() and label.isdigit()):
             fail(f"{where}: label {label!r} is not an integer: expected `<label> <tokens>` with the label first "
                  f"(missing label?)")
-        if int(label) >= num_labels:
-            fail(f"{where}: unknown label {int(label)}: this set's labels are 0..{num_labels - 1}")
+        digits = label.lstrip("0") or "0"  # int() refuses over 4300 digits; the labels have one
+        if len(digits) > 1 or int(digits) >= num_labels:
+            shown = digits if len(digits) <= 20 else f"{digits[:20]}... ({len(digits)} digits)"
+            fail(f"{where}: unknown label {shown}: this set's labels are 0..{num_labels - 1}")
         if len(fields) == 1:
             fail(f"{where}: empty text after the label {label}")
-        out.append((int(label), fields[1:]))
+        out.append((int(digits), fields[1:]))
     if not out:
         fail(f"{path}: no sentences")
     info = {"path": os.path.abspath(path), "bytes": len(stored), "sha256": hashlib.sha256(stored).hexdigest(),

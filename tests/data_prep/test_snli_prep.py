@@ -3,6 +3,7 @@
 fields, unknown labels, wrong TSV field counts, and a jsonl/TSV disagreement each stop with exit code 2 and a
 message naming file and line; an existing prepared folder survives a failed run. Standard library only; runs the
 script as a user would (a subprocess), in a temporary folder."""
+import gzip
 import json
 import os
 import subprocess
@@ -19,6 +20,12 @@ def record(label, premise, hypothesis):
     parse = lambda s: "( " + " ".join(s.split()) + " )"
     return json.dumps({"gold_label": label, "sentence1_binary_parse": parse(premise),
                        "sentence2_binary_parse": parse(hypothesis), "pairID": "x"})
+
+
+def corrupt_gzip(text):
+    """A .gz file whose deflate stream is damaged (first block type 11, reserved): zlib.error, not OSError."""
+    g = gzip.compress(text.encode("utf-8"), mtime=0)
+    return g[:10] + b"\xff" + g[11:]
 
 
 GOOD = [record("entailment", "A man sleeps .", "A person rests ."),
@@ -135,6 +142,28 @@ class SnliPrep(unittest.TestCase):
         with open(os.path.join(self.raw, "snli", "snli_1.0_test.jsonl"), "ab") as f:
             f.write(b'{"gold_label": "neutral\xff"}\n')
         self.assert_fails(["snli_1.0_test.jsonl:4:", "invalid UTF-8"])
+
+    # Findings of tests/fuzz/fuzz_prep.py: each was a Python traceback (or a crash of the writer) before the fix.
+    def test_fuzz_damaged_gzip_names_the_file(self):
+        self.write_all(GOOD)
+        os.remove(os.path.join(self.raw, "snli", "snli_1.0_dev.jsonl"))
+        with open(os.path.join(self.raw, "snli", "snli_1.0_dev.jsonl.gz"), "wb") as f:
+            f.write(corrupt_gzip("".join(l + "\n" for l in GOOD)))
+        self.assert_fails(["cannot read", "snli_1.0_dev.jsonl.gz", "invalid block type"])  # was zlib.error
+
+    def test_fuzz_deep_nesting_is_an_error(self):
+        self.write_all([GOOD[0], "[" * 100000])
+        self.assert_fails(["snli_1.0_train_0.01.jsonl:2:", "unreadable JSON (nested too deeply)"])  # RecursionError
+
+    def test_fuzz_number_of_thousands_of_digits_is_an_error(self):
+        self.write_all(['{"gold_label": ' + "7" * 5000 + "}"])
+        self.assert_fails(["snli_1.0_train_0.01.jsonl:1:", "unreadable JSON (Exceeds the limit"])  # ValueError
+
+    def test_fuzz_lone_surrogate_escape_is_an_error(self):
+        # JSON may escape half a UTF-16 pair: json.loads accepted it, then writing train.tsv raised UnicodeEncodeError
+        bad = record("neutral", "A man \\ud800 sleeps .", "A person rests .").replace("\\\\ud800", "\\ud800")
+        self.write_all([GOOD[0], bad])
+        self.assert_fails(["snli_1.0_train_0.01.jsonl:2:", "\\ud800, a lone UTF-16 surrogate"])
 
 
 class SickPrep(unittest.TestCase):

@@ -4,6 +4,7 @@ stays), an empty line, a non-integer label, a label outside the set's range, a l
 and wrong published counts each stop with exit code 2 and a message naming file and line; a missing file says
 where to put it; an existing prepared folder survives a failed run. Standard library only; runs the script as a
 user would (a subprocess), in a temporary folder."""
+import gzip
 import json
 import os
 import subprocess
@@ -108,6 +109,23 @@ class SstPrep(unittest.TestCase):
         self.write_all(binary_train=["x broken"])
         self.assertEqual(self.run_prep()[0], 2)
         self.assertEqual(self.read_out("sst2/train.txt"), before)
+
+    # Findings of tests/fuzz/fuzz_prep.py: each was a Python traceback before the fix.
+    def test_fuzz_label_of_thousands_of_digits(self):
+        # int() refuses over 4300 digits (ValueError); leading zeros still make a valid label
+        self.write_all(binary_train=[GOOD2[0], "9" * 5000 + " a film"])
+        self.assert_fails(["stsa.binary.train:2:", "unknown label 99999999999999999999... (5000 digits)", "0..1"])
+        self.write_all(binary_train=["0" * 5000 + "1 a film"])
+        code, msg = self.run_prep("--set", "sst2")
+        self.assertEqual(code, 0, msg)
+        self.assertEqual(self.read_out("sst2/train.txt"), "1 a film\n")
+
+    def test_fuzz_damaged_gzip_names_the_file(self):
+        self.write_all()
+        os.remove(os.path.join(self.raw, "stsa.fine.dev"))
+        g = gzip.compress("".join(l + "\n" for l in GOOD5).encode("utf-8"), mtime=0)
+        self.write("stsa.fine.dev.gz", None, raw_bytes=g[:10] + b"\xff" + g[11:])  # deflate block type 11: zlib.error
+        self.assert_fails(["cannot read", "stsa.fine.dev.gz", "invalid block type"])
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@
 # New corpus inputs go to <out>/corpus/<target>/ (the committed seeds are only read), crashing inputs to
 # <out>/artifacts/<target>/, logs to <out>/<target>.log; <out> (default fuzz-findings/) is git-ignored. Prints
 # one line per target (seconds, executions, coverage, result) and exits 1 if any target found something.
-# One fuzzer runs at a time: the machines have 2 cores, shared with training runs.
+# One fuzzer runs at a time: the machines have 2 cores, shared with training runs. Without a target list, the
+# Python readers of data_prep/ follow (fuzz_prep.py, the same seconds per reader; findings in <out>/prep/).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build-fuzz}
@@ -15,7 +16,8 @@ SECONDS_EACH=${2:-60}
 OUT=${3:-fuzz-findings}
 shift $(( $# < 3 ? $# : 3 ))
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(experiment lm_text cws snli nmt classify checkpoint)
+PREP=0
+[ ${#TARGETS[@]} -gt 0 ] || { TARGETS=(experiment lm_text cws snli nmt classify checkpoint); PREP=1; }
 JOBS=${JOBS:-2}
 CLANG=${CLANG:-clang++-14}
 
@@ -62,4 +64,11 @@ for t in "${TARGETS[@]}"; do
   if [ "$rc" -eq 0 ]; then result=ok; else result="FOUND (exit $rc): $(ls "$art" | head -3 | tr '\n' ' ')see $log"; status=1; fi
   printf '%-12s %8s %12s %8s  %s\n' "$t" "$secs" "${execs:-?}" "${cov:-?}" "$result"
 done
+if [ "$PREP" -eq 1 ]; then
+  # Its own table, one line per reader (seconds, executions, accepted, rejected, findings); exit 1: findings
+  # (inputs saved in $OUT/prep/<reader>/), 2: bad options.
+  rc=0
+  /usr/bin/python3 tests/fuzz/fuzz_prep.py --seconds "$SECONDS_EACH" --out "$OUT/prep" || rc=$?
+  [ "$rc" -eq 0 ] || { echo "fuzz_prep: $([ "$rc" -eq 1 ] && echo FOUND || echo FAILED) (exit $rc): see above"; status=1; }
+fi
 exit $status

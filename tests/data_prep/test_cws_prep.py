@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""data_prep/cws.py on hand-made SIGHAN 2005 inputs: a good gold file is split 80/10/10 (CRLF, double spaces and
+a trailing empty line as in the MSR file); a damaged .gz, a file too small to split and an empty word list each
+stop with exit code 2 and a message naming the file (findings of tests/fuzz/fuzz_prep.py, which were Python
+tracebacks or messages without the file before the fix). Standard library only; runs the script as a user would
+(a subprocess), in a temporary folder."""
+import gzip
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "data_prep", "cws.py")
+
+SENTENCES = [f"迈向  充满  希望  的  新{i}  世纪" for i in range(10)]
+
+
+class CwsPrep(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.raw = os.path.join(self.tmp.name, "sighan2005")
+        self.out = os.path.join(self.tmp.name, "out")
+        os.makedirs(os.path.join(self.raw, "gold"))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, lines, raw_bytes=None):
+        path = os.path.join(self.raw, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(raw_bytes if raw_bytes is not None else "".join(l + "\r\n" for l in lines).encode("utf-8"))
+
+    def run_prep(self, *extra):
+        p = subprocess.run([sys.executable, SCRIPT, "--raw", self.raw, "--out", self.out, "--corpus", "msr",
+                            "--no-check", *extra], capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+
+    def assert_fails(self, needles, *extra):
+        code, msg = self.run_prep(*extra)
+        self.assertEqual(code, 2, msg)
+        for n in needles:
+            self.assertIn(n, msg)
+        self.assertNotIn("Traceback", msg)
+
+    def test_good_gold_file_is_split_80_10_10(self):
+        self.write("gold/msr_test_gold.utf8", SENTENCES + [""])
+        code, msg = self.run_prep()
+        self.assertEqual(code, 0, msg)
+        with open(os.path.join(self.out, "msr_inhouse", "test.seg"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), "迈向 充满 希望 的 新9 世纪\n")
+        with open(os.path.join(self.out, "msr_inhouse", "test.bmes"), encoding="ascii") as f:
+            self.assertEqual(f.read(), "BEBEBESBEBE\n")
+
+    def test_fuzz_damaged_gzip_names_the_file(self):
+        g = gzip.compress("".join(l + "\n" for l in SENTENCES).encode("utf-8"), mtime=0)
+        self.write("gold/msr_test_gold.utf8.gz", None, raw_bytes=g[:10] + b"\xff" + g[11:])  # deflate block type 11
+        self.assert_fails(["cannot read", "msr_test_gold.utf8.gz", "invalid block type"])  # was zlib.error
+
+    def test_fuzz_file_too_small_to_split_names_the_file(self):
+        self.write("gold/msr_test_gold.utf8", SENTENCES[:3])
+        self.assert_fails(["msr_test_gold.utf8: the dev split is empty (3 sentences in all)"])
+        self.write("training/msr_training.utf8", SENTENCES[:1])
+        self.assert_fails(["msr_training.utf8: the train split is empty (1 sentences in all)"],
+                          "--protocol", "standard")
+
+    def test_fuzz_empty_word_list_is_an_error(self):
+        # read_word_list accepted a list without words (every test word OOV); a bakeoff file without sentences
+        # was already an error
+        self.write("gold/msr_test_gold.utf8", SENTENCES)
+        self.write("training/msr_training.utf8", SENTENCES)
+        self.write("gold/msr_training_words.utf8", ["", "  "])
+        self.assert_fails(["msr_training_words.utf8: no words"], "--protocol", "standard")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
