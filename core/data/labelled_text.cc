@@ -4,7 +4,6 @@
 #include <filesystem>
 
 #include "base/check.h"
-#include "data/batch.h"
 // The one data file that reaches into nn. It cannot be the other way round: nn belongs to the engine that
 // core/CMakeLists.txt also builds in double precision for the gradient checks, without data/, so Embedding
 // must not know Vocab. data, like train, sits outside that engine and may use it; only this .cc includes
@@ -52,15 +51,6 @@ void lowercase_ascii(std::vector<std::string>& tokens) {
 
 Vocab build_text_vocab(const TokenCounts& counts, const TextDataConfig& c) {
   return Vocab::from_counts(counts, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, c.min_count, c.max_vocab});
-}
-
-std::vector<std::vector<int>> length_batches(const std::vector<int>& lengths, int batch_size, int maxi_batch,
-                                             bool shuffle, Rng& rng) {
-  BatchingOptions o;
-  o.batch_size = batch_size;
-  o.maxi_batch = maxi_batch;
-  o.shuffle = shuffle;
-  return make_batches(lengths, o, rng);
 }
 
 long load_text_embeddings(const TextDataConfig& c, const Vocab& vocab, Embedding& emb) {

@@ -1,6 +1,6 @@
 // What the labelled-text tasks (snli: sentence pairs, classify: single sentences) share about their data:
 // the common keys of the experiment's `data` object (TextDataConfig), the word vocabulary of the training
-// text, length-sorted batching, ASCII lowercasing and GloVe-format pretrained word embeddings. Each task
+// text, ASCII lowercasing and GloVe-format pretrained word embeddings. Each task
 // keeps its own file format, labels and extra keys (classify's num_labels) on top of this.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -44,12 +44,6 @@ void lowercase_ascii(std::vector<std::string>& tokens);
 // Word ids from the training text's counts: <pad>=0, <unk>=1, then words by descending count (ties by first
 // appearance), those below c.min_count dropped, cut to c.max_vocab entries. Frozen; unknown words -> <unk>.
 Vocab build_text_vocab(const TokenCounts& counts, const TextDataConfig& c);
-
-// Groups 0..lengths.size()-1 into batches of at most batch_size examples (make_batches in data/batch.h),
-// sorted by length inside windows of maxi_batch batches; shuffle=false keeps the input order for windows and
-// batches (evaluation). Every example appears exactly once.
-std::vector<std::vector<int>> length_batches(const std::vector<int>& lengths, int batch_size, int maxi_batch,
-                                             bool shuffle, Rng& rng);
 
 // Loads c.embeddings (if not "") into the rows of `emb` ([vocab.size(), d]) of the vocabulary words it
 // holds, with Embedding::load_glove (GloVe text, word2vec header, tabs, CRLF, words with spaces; errors name

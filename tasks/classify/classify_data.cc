@@ -122,7 +122,7 @@ std::vector<std::vector<int>> classify_batches(const std::vector<Example>& data,
   std::vector<int> lengths;
   lengths.reserve(data.size());
   for (const Example& e : data) lengths.push_back(static_cast<int>(e.tokens.size()));
-  return length_batches(lengths, batch_size, maxi_batch, shuffle, rng);
+  return make_batches(lengths, {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
 }
 
 }  // namespace twin::classify

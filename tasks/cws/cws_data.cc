@@ -107,11 +107,7 @@ std::vector<std::vector<int>> cws_batches(const std::vector<Sentence>& data, int
   std::vector<int> lengths;
   lengths.reserve(data.size());
   for (const Sentence& s : data) lengths.push_back(static_cast<int>(s.chars.size()));
-  BatchingOptions o;
-  o.batch_size = batch_size;
-  o.maxi_batch = maxi_batch;
-  o.shuffle = shuffle;
-  return make_batches(lengths, o, rng);
+  return make_batches(lengths, {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
 }
 
 }  // namespace twin::cws

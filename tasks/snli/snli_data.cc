@@ -112,7 +112,7 @@ std::vector<std::vector<int>> snli_batches(const std::vector<Pair>& data, int ba
   std::vector<int> lengths;
   lengths.reserve(data.size());
   for (const Pair& p : data) lengths.push_back(static_cast<int>(p.premise.size() + p.hypothesis.size()));
-  return length_batches(lengths, batch_size, maxi_batch, shuffle, rng);
+  return make_batches(lengths, {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
 }
 
 }  // namespace twin::snli
