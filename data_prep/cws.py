@@ -34,7 +34,6 @@ usage: cws.py [--raw DIR] [--out DIR] [--corpus msr|pku|all] [--protocol inhouse
 import argparse
 import gzip
 import hashlib
-import json
 import os
 import re
 import shutil
