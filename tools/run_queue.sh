@@ -4,6 +4,7 @@
 #   - a run whose folder has summary.json is finished and skipped;
 #   - a run whose folder has a checkpoint is continued with --resume (never restarted from scratch);
 #   - otherwise the run starts fresh.
+# Each start appends the machine (CPU model, cores, load) to RUNS_DIR/<run>/machine.txt.
 # QUEUE_FILE has one "task experiment.json" pair per line (# comments and blank lines ignored), e.g.
 #   snli experiments/snli/sick_cond_lstm.json
 # The task binaries are copied once per git revision to RUNS_DIR/bin/<task>-<rev>, so rebuilding build/
@@ -29,6 +30,13 @@ while read -r task exp rest; do
   resume=()
   if [ -f "$out/checkpoint.last.bin" ]; then resume=(--resume); fi
   echo "run_queue: $(date '+%F %T') start $name ${resume[*]:-fresh} ($bin)"
+  # Speeds in a run's metrics depend on the machine and on what else ran: machine.txt records both for
+  # every start and resume of the run, beside the run's own command.txt.
+  mkdir -p "$out"
+  { echo "$(date '+%F %T') ${resume[*]:-fresh} rev $rev threads $threads"
+    echo "  cpu: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g 2>/dev/null | awk '/^Mem:/{print $2}') GiB"
+    echo "  load average at start: $(cut -d' ' -f1-3 /proc/loadavg); other queue lanes may share the cores"
+  } >> "$out/machine.txt"
   if "$bin" "$exp" --threads "$threads" "${resume[@]}" --set "out_dir=$out" $rest; then
     echo "run_queue: $(date '+%F %T') done $name"
   else
