@@ -16,6 +16,10 @@ METRICS = {"lm": ("ppl", "dev perplexity (log scale)", 1.0, True),
            "classify": ("accuracy", "dev accuracy (%)", 100.0, False)}
 LOG_TICKS = [v * 10 ** e for e in range(0, 7) for v in (1, 1.2, 1.5, 2, 3, 5, 7)]
 CAP = 10.0   # log-scale metrics: values above CAP x the best one are drawn at the top edge (diverged runs)
+# One colour per cell in every figure; the rest of a run's name (dataset, model kind, variant) picks the line
+# style, so e.g. SNLI's in-house and SICK runs of one cell share a colour and differ in style.
+CELL_COLORS = {"atr": "C0", "gru": "C1", "lstm": "C2", "lrn": "C3", "ran": "C4", "sru": "C5", "dt": "C6"}
+STYLES = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D"), ((0, (5, 1)), "v"), ((0, (1, 1)), "P")]
 
 
 def task_of(run_dir):
@@ -100,6 +104,35 @@ def run_curve(report, run_dir, metric, scale):
     return tidy_curve(dev)
 
 
+def cell_and_variant(run_dir, name):
+    """(cell, variant) of a run: the cell is config.resolved.json's model.cell.type when that word is in the
+    run's name, else the name's last word; the variant is the name without that word ("" when alone)."""
+    words = name.split("_")
+    cell = None
+    try:
+        cfg = load_json(os.path.join(run_dir, "config.resolved.json"))
+        cell = cfg["model"]["cell"]["type"]
+    except (Bad, KeyError, TypeError):
+        pass
+    if not isinstance(cell, str) or cell not in words:
+        cell = words[-1]
+    rest = list(words)
+    rest.remove(cell)
+    return cell, "_".join(rest)
+
+
+def line_styles(names_dirs):
+    """{name: (colour, linestyle, marker)}: colour by cell, style by variant in order of first appearance."""
+    cells, variants, out = {}, {}, {}
+    for name, run_dir in names_dirs:
+        cell, variant = cell_and_variant(run_dir, name)
+        if cell not in cells:
+            cells[cell] = CELL_COLORS.get(cell) or f"C{(7 + len([c for c in cells if c not in CELL_COLORS])) % 10}"
+        variants.setdefault(variant, STYLES[len(variants) % len(STYLES)])
+        out[name] = (cells[cell],) + variants[variant]
+    return out
+
+
 def fig_curves(report, task, runs):
     """learning_curves_<task> from [(run_dir, curve)]."""
     metric, label, _, log = METRICS[task]
@@ -110,16 +143,19 @@ def fig_curves(report, task, runs):
     walls = [w for _, c in runs for _, w, _ in c if w is not None]
     hours = bool(walls) and max(walls) > 2 * 3600
     unit = 3600.0 if hours else 60.0
-    for k, (run_dir, curve) in enumerate(runs):
+    def short(run_dir):
         name = os.path.basename(run_dir)
-        name = name[len(task) + 1:] if name.startswith(task + "_") else name
-        color = f"C{k % 10}"
+        return name[len(task) + 1:] if name.startswith(task + "_") else name
+    styles = line_styles([(short(d), d) for d, _ in runs])
+    for run_dir, curve in runs:
+        name = short(run_dir)
+        color, ls, mk = styles[name]
         ys = [min(v, top) if top else v for _, _, v in curve]
         clipped |= any(top and v > top for _, _, v in curve)
-        ax_s.plot([s for s, _, _ in curve], ys, marker="o", ms=3, lw=1.3, color=color, label=name)
+        ax_s.plot([s for s, _, _ in curve], ys, marker=mk, ms=3, lw=1.3, ls=ls, color=color, label=name)
         timed = [(w / unit, y) for (_, w, _), y in zip(curve, ys) if w is not None]
         if timed:
-            ax_t.plot(*zip(*timed), marker="o", ms=3, lw=1.3, color=color, label=name)
+            ax_t.plot(*zip(*timed), marker=mk, ms=3, lw=1.3, ls=ls, color=color, label=name)
         over = [(s, w) for s, w, v in curve if top and v > top]
         ax_s.plot([s for s, _ in over], [top] * len(over), "^", color=color, ms=7)
         ax_t.plot([w / unit for _, w in over if w is not None], [top] * len([1 for _, w in over if w is not None]),
@@ -136,7 +172,11 @@ def fig_curves(report, task, runs):
     ax_s.set_ylabel(label)
     ax_s.set_xlabel("training step")
     ax_t.set_xlabel("training wall time (" + ("hours" if hours else "minutes") + ", summed over resumed sessions)")
-    ax_s.legend(fontsize="small", loc="best")
+    if len(runs) > 8:   # a long legend would hide curves: put it beside the plots
+        fig.set_size_inches(14.5, max(4.6, 0.19 * len(runs) + 0.8))
+        ax_t.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    else:
+        ax_s.legend(fontsize="small", loc="best")
     note = f"; ▲: above {top:.0f} (diverged), drawn at the top edge" if clipped else ""
     fig.suptitle(f"{task}: validation {label.split(' (')[0].replace('dev ', '')} during training, one line per run{note}")
     fig.tight_layout()

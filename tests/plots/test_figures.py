@@ -24,7 +24,7 @@ SCRIPT = os.path.join(ROOT, "plots", "make_figures.py")
 from dependencies import choose_arcs  # noqa: E402
 from fig_common import Bad, Report, pick_sentence, run_dirs  # noqa: E402
 from gate_correlation import gate_title, read_panels  # noqa: E402
-from learning_curves import tidy_curve  # noqa: E402
+from learning_curves import CELL_COLORS, STYLES, line_styles, tidy_curve  # noqa: E402
 from memory_weights import final_weights, read_memory  # noqa: E402
 
 EXPECTED = ["fig2_twin_gate", "fig3_gates_lm_atr_small", "fig3_gates_lm_lstm_small", "fig3_gates_nmt_atr",
@@ -170,6 +170,28 @@ class PureFunctions(unittest.TestCase):
         # a clock that restarted at 0: the earlier session's time is added
         self.assertEqual(tidy_curve([rec(10, 10.0, 1), rec(20, 20.0, 2), rec(30, 5.0, 3), rec(40, 15.0, 4)]),
                          [(10, 10.0, 1), (20, 20.0, 2), (30, 25.0, 3), (40, 35.0, 4)])
+
+    def test_line_styles_colour_by_cell_style_by_variant(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            def run(name, cell=None):
+                d = os.path.join(tmp, name)
+                os.makedirs(d)
+                if cell:
+                    with open(os.path.join(d, "config.resolved.json"), "w", encoding="utf-8") as f:
+                        json.dump({"model": {"cell": {"type": cell}}}, f)
+                return (name, d)
+            styles = line_styles([run("inhouse_cond_atr", "atr"), run("inhouse_cond_gru", "gru"),
+                                  run("sick_cond_atr", "atr"), run("sick_cond_mycell", "mycell"),
+                                  run("sst2_sa_learned", "atr"),   # config's cell not in the name: last word
+                                  run("wbw_gru")])                  # no config: last word
+        (s1, l1), (s2, l2), (s3, _) = STYLES[0], STYLES[1], STYLES[2]
+        self.assertEqual(styles["inhouse_cond_atr"], (CELL_COLORS["atr"], s1, l1))
+        self.assertEqual(styles["inhouse_cond_gru"], (CELL_COLORS["gru"], s1, l1))
+        self.assertEqual(styles["sick_cond_atr"], (CELL_COLORS["atr"], s2, l2))
+        self.assertEqual(styles["sick_cond_mycell"][1:], (s2, l2))   # same variant "sick_cond"
+        self.assertNotIn(styles["sick_cond_mycell"][0], CELL_COLORS.values())
+        self.assertEqual(styles["sst2_sa_learned"][1], s3)           # variant "sst2_sa", cell "learned"
+        self.assertEqual(styles["wbw_gru"][0], CELL_COLORS["gru"])
 
     def test_missing_runs_folder_is_reported(self):
         report = Report(tempfile.gettempdir())
