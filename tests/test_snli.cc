@@ -32,7 +32,10 @@ TEST_P(SnliSmoke, LearnsTheGeneratedLabels) {
   TempDir data("snli_data"), run("snli_run");
   auto s = smoke(data.str(), run.str(), GetParam());
   ASSERT_EQ(s.out.stop_reason, "max_epochs");
-  EXPECT_LT(test::tail_mean_loss(s.out.losses), s.out.losses.front() / 2) << "training loss did not drop";
+  // The loss check only rules out a model that does not train (chance stays at ln 3); the accuracy checks
+  // below separate learning from the hypothesis-only ceiling. A 0.6 factor, not 0.5: the tail reaches about
+  // half the first loss, and the sanitizer build's -O1 float rounding ended at 0.558 vs 0.549 (2026-11-23).
+  EXPECT_LT(test::tail_mean_loss(s.out.losses), 0.6 * s.out.losses.front()) << "training loss did not drop";
   EXPECT_GE(s.out.best.primary, 0.72) << "dev accuracy (chance 1/3, hypothesis alone at most 2/3)";
   const Metrics test = s.task->evaluate(Split::kTest);
   EXPECT_GT(test.primary, 0.7);
