@@ -26,7 +26,9 @@ while read -r task exp rest; do
   out="$runs/$name"
   if [ -f "$out/summary.json" ]; then echo "run_queue: $name finished, skipped"; continue; fi
   bin="$runs/bin/$task-$rev"
-  [ -x "$bin" ] || cp "build/bin/$task" "$bin"
+  # Copy then rename: two lanes starting together must not race on the same file (cp fails with
+  # "File exists" when the other lane creates it first; rename is atomic).
+  if [ ! -x "$bin" ]; then cp "build/bin/$task" "$bin.$$" && mv -f "$bin.$$" "$bin"; fi
   resume=()
   if [ -f "$out/checkpoint.last.bin" ]; then resume=(--resume); fi
   echo "run_queue: $(date '+%F %T') start $name ${resume[*]:-fresh} ($bin)"
