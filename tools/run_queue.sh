@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/run_queue.sh QUEUE_FILE RUNS_DIR [THREADS]: runs a list of experiments one after another, each in
 # RUNS_DIR/<task>_<experiment name>, and is safe to start again at any time:
-#   - a run whose folder has summary.json is finished and skipped;
+#   - a run whose folder has summary.json, or already collected into results/runs/<run>, is finished and skipped;
 #   - a run whose folder has a checkpoint is continued with --resume (never restarted from scratch);
 #   - otherwise the run starts fresh.
 # Each start appends the machine (CPU model, cores, load) to RUNS_DIR/<run>/machine.txt.
@@ -25,6 +25,8 @@ while read -r task exp rest; do
   name="${task}_$(basename "$exp" .json)"
   out="$runs/$name"
   if [ -f "$out/summary.json" ]; then echo "run_queue: $name finished, skipped"; continue; fi
+  # A run already collected into the repository is finished too, even when RUNS_DIR is a fresh folder.
+  if [ -f "results/runs/$name/summary.json" ]; then echo "run_queue: $name in results/runs, skipped"; continue; fi
   bin="$runs/bin/$task-$rev"
   # Copy then rename: two lanes starting together must not race on the same file (cp fails with
   # "File exists" when the other lane creates it first; rename is atomic).
