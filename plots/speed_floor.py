@@ -11,17 +11,16 @@ the GEMM floor cannot be met by this workload's arithmetic, whatever the element
 Prints a markdown table; a missing or malformed file is a one-line error naming it (exit 2).
 """
 import argparse
-import json
 import sys
 
-# Issue 4's targets: training 2x on small, 1.5x on medium (1.2x for LRN); inference 1.5x everywhere.
-TRAIN_TARGET = {"small": {}, "medium": {"lrn": 1.2}}
-TRAIN_DEFAULT = {"small": 2.0, "medium": 1.5}
-INFER_TARGET = 1.5
+from run_files import RunError, read_json
+from speed_table import TARGET_INFER, TARGET_TRAIN   # issue 4's targets, one definition for both scripts
 
 
 def train_target(shape, cell):
-    return TRAIN_TARGET.get(shape, {}).get(cell, TRAIN_DEFAULT.get(shape, 1.5))
+    """The training ratio issue 4 asks for, or None where it sets none (SRU medium)."""
+    t = TARGET_TRAIN.get(shape)
+    return t.get(cell) if isinstance(t, dict) else t
 
 
 def floor_rows(ours, torch, gemm_gflops):
@@ -33,7 +32,9 @@ def floor_rows(ours, torch, gemm_gflops):
         t = theirs.get((r["cell"], r["shape"]))
         if r["threads"] != 2 or t is None:
             continue
-        for phase, ratio in (("train", train_target(r["shape"], r["cell"])), ("infer", INFER_TARGET)):
+        for phase, ratio in (("train", train_target(r["shape"], r["cell"])), ("infer", TARGET_INFER)):
+            if ratio is None:
+                continue
             flops = r[f"{phase}_step_flops"]
             rows.append((r["shape"], r["cell"], phase, ratio, words / (ratio * t[f"{phase}_words_s"]) * 1e3,
                          r[f"{phase}_step_s"] * 1e3, flops / r["fma_peak_gflops"] / 1e6, flops / gemm_gflops / 1e6))
@@ -47,13 +48,12 @@ def fail(msg):
 
 def load(path):
     try:
-        with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
-        if not isinstance(obj, dict) or not isinstance(obj.get("records"), list):
-            raise ValueError("expected an object with a list 'records'")
-        return obj
-    except (OSError, ValueError) as e:
-        fail(f"{path}: {e}")
+        obj = read_json(path)
+    except RunError as e:
+        fail(str(e))
+    if not isinstance(obj.get("records"), list):
+        fail(f"{path}: expected a list 'records'")
+    return obj
 
 
 def main():
@@ -65,8 +65,10 @@ def main():
     ours, torch = load(a.ours), load(a.torch)
     try:
         rows = floor_rows(ours, torch, a.gemm_gflops)
-    except (KeyError, TypeError, ZeroDivisionError) as e:
-        fail(f"{a.ours} / {a.torch}: a record lacks a usable field ({e!r})")
+    except RunError as e:           # a missing key, named with its file
+        fail(str(e))
+    except (TypeError, ZeroDivisionError) as e:
+        fail(f"{a.ours} / {a.torch}: a record has an unusable field ({e!r})")
     print(f"| shape | cell | phase | target | needed ms | ours ms | GEMM floor at FMA peak ms "
           f"| at {a.gemm_gflops:.0f} GFLOP/s ms |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
