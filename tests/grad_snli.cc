@@ -2,7 +2,8 @@
 // including the embeddings, on a batch padded on both sides: "cond" (bidirectional premise encoder, masked
 // mean initial state, additive attention, the two-level hypothesis reader carried through padding) and
 // "wbw" (Rocktäschel et al. 2016: conditional encoding, word-by-word attention with r_t carried through
-// padding, h* = tanh(r_N W^p + h_N W^x)), for cells with and without a memory.
+// padding, h* = tanh(r_N W^p + h_N W^x)), for cells with and without a memory; and both kinds with the
+// exact-match feature (cells reading [e_t ; em_t], the batch below has matching words in pairs 1 and 2).
 #include <gtest/gtest.h>
 
 #include "data/batch.h"
@@ -14,9 +15,10 @@ namespace {
 
 using twin::test::GradCheck;
 
-void check_model(const std::string& kind, const std::string& cell) {
+void check_model(const std::string& kind, const std::string& cell, bool exact_match = false) {
   SnliModelConfig c;
   c.kind = kind;
+  c.exact_match = exact_match;
   c.embed = 3;
   c.cell.type = cell;
   c.cell.hidden = 3;
@@ -43,6 +45,8 @@ TEST(SnliGrad, CondGru) { check_model("cond", "gru"); }
 TEST(SnliGrad, WbwAtr) { check_model("wbw", "atr"); }
 TEST(SnliGrad, WbwLstm) { check_model("wbw", "lstm"); }
 TEST(SnliGrad, WbwGru) { check_model("wbw", "gru"); }
+TEST(SnliGrad, CondAtrExactMatch) { check_model("cond", "atr", true); }
+TEST(SnliGrad, WbwAtrExactMatch) { check_model("wbw", "atr", true); }
 
 }  // namespace
 }  // namespace twin::snli

@@ -7,7 +7,9 @@
 //    distribution summing to 1, and each example's weights equal its weights alone in a batch of one;
 //  - the parameter count equals the closed form (cells' expected_params + the layers around them);
 //  - 8 pairs are overfitted with Adam in 100 steps (training accuracy 100 %, loss down 10x);
-//  - the parameter counts at the paper's size (d = 300, 36k vocabulary) are printed.
+//  - the parameter counts at the paper's size (d = 300, 36k vocabulary) are printed;
+//  - the exact-match feature on hand-made pairs (padding, <unk>, repeated words), and models with it keep the
+//    closed-form count (cells read E+1 inputs) and the batch/padding equalities.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -62,20 +64,21 @@ Index expected_count(const SnliModelConfig& c, Index vocab) {
     return make_cell(c.cell, input, scratch, scope)->expected_params();
   };
   const Index E = c.embed, H = c.cell.hidden, A = c.attn_dim ? c.attn_dim : H;
+  const int in = c.embed + (c.exact_match ? 1 : 0);   // the cells read [e_t ; em_t]
   Index n = vocab * E + H * kSnliModelLabels + kSnliModelLabels;
   if (c.kind == "cond")
-    n += 2 * cell_params(c.embed, "f") + cell_params(c.embed, "c1") + cell_params(2 * c.cell.hidden, "c2") +
+    n += 2 * cell_params(in, "f") + cell_params(in, "c1") + cell_params(2 * c.cell.hidden, "c2") +
          (2 * H * H + H) + (2 * H * A + A + H * A + A);
   else
-    n += 2 * cell_params(c.embed, "p") + (H * A + 2 * H * A + A) + 3 * H * H;
+    n += 2 * cell_params(in, "p") + (H * A + 2 * H * A + A) + 3 * H * H;
   return n;
 }
 
 class SnliModelTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
-TEST_P(SnliModelTest, ShapeCountAndNoPaddingLeak) {
-  const auto& [kind, cell] = GetParam();
-  const SnliModelConfig c = small_config(kind, cell);
+void check_shape_count_and_no_padding_leak(const SnliModelConfig& c) {
+  const std::string& kind = c.kind;
+  const std::string& cell = c.cell.type;
   ParamStore store(5);
   SnliModel m(c, kVocab, store);
   EXPECT_EQ(store.total_size(), expected_count(c, kVocab));
@@ -114,6 +117,11 @@ TEST_P(SnliModelTest, ShapeCountAndNoPaddingLeak) {
     want += -(all(b, d.labels[b]) - mx - std::log((all.row(b).array() - mx).exp().sum()));
   }
   EXPECT_NEAR(loss, want, 1e-4);
+}
+
+TEST_P(SnliModelTest, ShapeCountAndNoPaddingLeak) {
+  const auto& [kind, cell] = GetParam();
+  check_shape_count_and_no_padding_leak(small_config(kind, cell));
 }
 
 TEST_P(SnliModelTest, MaskedPremisePositionsGetZeroAttention) {
@@ -215,6 +223,51 @@ TEST(SnliModel, FrozenEmbeddingsAndBadInput) {
   EXPECT_THROW(m.logits(g, pad_batch({d.premise[0]}, 0), pad_batch(d.hypothesis, 0), rng), Error);
   c.kind = "bow";
   EXPECT_THROW(SnliModel(c, kVocab, store), Error);
+}
+
+// Pairs 0-2: premise {3 1 5 5 9}, hypothesis {5 1 7}: 5 matches (both copies in the premise), <unk>=1 never
+// does, 3/9/7 have no partner; pair 1: no shared word; pair 2: identical one-word sentences. Padding is 0.
+TEST(SnliModel, ExactMatchFeatureOnHandMadePairs) {
+  const SeqBatch p = pad_batch({{3, 1, 5, 5, 9}, {4, 6}, {8}}, 0), h = pad_batch({{5, 1, 7}, {7, 3, 9, 2}, {8}}, 0);
+  const Mat em_p = exact_match_feature(p, h), em_h = exact_match_feature(h, p);
+  ASSERT_EQ(em_p.rows(), 5 * 3);
+  ASSERT_EQ(em_h.rows(), 4 * 3);
+  // Time-major: row t*B + b.
+  const std::vector<std::vector<Real>> want_p = {{0, 0, 1, 1, 0}, {0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}};
+  const std::vector<std::vector<Real>> want_h = {{1, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}};
+  for (Index b = 0; b < 3; ++b) {
+    for (Index t = 0; t < 5; ++t) EXPECT_EQ(em_p(t * 3 + b, 0), want_p[b][t]) << "premise " << b << " word " << t;
+    for (Index t = 0; t < 4; ++t) EXPECT_EQ(em_h(t * 3 + b, 0), want_h[b][t]) << "hypothesis " << b << " word " << t;
+  }
+  EXPECT_THROW(exact_match_feature(p, pad_batch({{5}}, 0)), Error);
+}
+
+// With the feature on, the models keep the closed-form count (E+1 cell inputs), [B, 3] logits, batch = one
+// at a time, and padding ids change nothing (the feature of padded positions is 0 and never matched).
+TEST(SnliModel, ExactMatchModelsCountAndNoPaddingLeak) {
+  for (const std::string kind : {"cond", "wbw"}) {
+    SnliModelConfig c = small_config(kind, "atr");
+    c.exact_match = true;
+    check_shape_count_and_no_padding_leak(c);
+    // The feature reaches the logits, and only through the match: give id 19 the embedding of id 4 and put it
+    // for the 4 of pair 0's hypothesis {4 5} (premise {3 4 5 6 7}); the words look the same to the embedding,
+    // so only em changes (4 matched, 19 does not). With the feature the logits move, without it they do not.
+    const Pairs d = toy_pairs();
+    Pairs swapped = d;
+    swapped.hypothesis[0] = {19, 5};
+    for (const bool em : {true, false}) {
+      c.exact_match = em;
+      ParamStore store(5);
+      SnliModel m(c, kVocab, store);
+      m.embeddings().value.row(19) = m.embeddings().value.row(4);
+      const Mat a = run_logits(m, pad_batch({d.premise[0]}, 0), pad_batch({d.hypothesis[0]}, 0));
+      const Mat b = run_logits(m, pad_batch({swapped.premise[0]}, 0), pad_batch({swapped.hypothesis[0]}, 0));
+      if (em)
+        EXPECT_GT((a - b).cwiseAbs().maxCoeff(), 1e-6) << kind;
+      else
+        EXPECT_EQ((a - b).cwiseAbs().maxCoeff(), 0) << kind;
+    }
+  }
 }
 
 // The paper's size (Table 6: d = 300, GloVe frozen) on a 36k vocabulary: counts for the report.

@@ -36,14 +36,31 @@ void check_pair(const SeqBatch& premise, const SeqBatch& hypothesis) {
 
 }  // namespace
 
+Mat exact_match_feature(const SeqBatch& a, const SeqBatch& b) {
+  TW_CHECK(a.size() == b.size(), "exact_match_feature: batches of ", a.size(), " and ", b.size(), " pairs");
+  const Index B = a.size();
+  Mat em = Mat::Zero(a.steps() * B, 1);
+  for (Index p = 0; p < B; ++p)
+    for (Index t = 0; t < a.lengths[p]; ++t) {
+      const auto id = a.ids(t, p);
+      if (id < 2) continue;   // <pad>, <unk>
+      for (Index u = 0; u < b.lengths[p]; ++u)
+        if (b.ids(u, p) == id) {
+          em(t * B + p, 0) = 1;
+          break;
+        }
+    }
+  return em;
+}
+
 SnliModel::SnliModel(const SnliModelConfig& cfg, Index vocab, ParamStore& store) : cfg_(cfg) {
   const Init init = init::uniform(static_cast<Real>(cfg.init_scale));
-  const int E = cfg.embed, H = cfg.cell.hidden;
+  const int E = cfg.embed + (cfg.exact_match ? 1 : 0), H = cfg.cell.hidden;   // cell input [e_t ; em_t]
   TW_CHECK(H > 0, "model.cell.hidden must be set (> 0)");
   TW_CHECK(cfg.kind == "cond" || cfg.kind == "wbw", "model.kind must be \"cond\" or \"wbw\", got \"", cfg.kind,
            "\"");
   const int A = cfg.attn_dim ? cfg.attn_dim : H;
-  emb_ = Embedding(store, "snli/emb", vocab, E, init);
+  emb_ = Embedding(store, "snli/emb", vocab, cfg.embed, init);
   if (cfg.freeze_embeddings) emb_.freeze();
   if (cfg.kind == "cond") {
     enc_fwd_ = make_cell(cfg.cell, E, store, "snli/enc/fwd");
@@ -69,12 +86,18 @@ Var SnliModel::drop(Var x, Rng& rng) const {
   return cfg_.dropout > 0 ? dropout(x, static_cast<Real>(cfg_.dropout), rng) : x;
 }
 
+Var SnliModel::inputs(Graph& g, const SeqBatch& s, const SeqBatch& other, Rng& rng) const {
+  Var x = drop(emb_.apply(g, s.ids), rng);                                             // [T*B, E]
+  if (!cfg_.exact_match) return x;
+  return concat_cols({x, g.constant(exact_match_feature(s, other))});                  // [T*B, E+1]
+}
+
 Var SnliModel::features_cond(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,
                              std::vector<Mat>* attention) const {
   const Index B = premise.size(), T = hypothesis.steps();
   const Mat& pmask = premise.mask;
-  Var xp = drop(emb_.apply(g, premise.ids), rng);                                      // [S*B, E]
-  Var xh = drop(emb_.apply(g, hypothesis.ids), rng);                                   // [T*B, E]
+  Var xp = inputs(g, premise, hypothesis, rng);                                        // [S*B, E]
+  Var xh = inputs(g, hypothesis, premise, rng);                                        // [T*B, E]
   Var h = concat_cols({run_rnn(*enc_fwd_, xp, pmask, B, Dir::kForward).h_all,
                        run_rnn(*enc_bwd_, xp, pmask, B, Dir::kBackward).h_all});      // [S*B, 2H]
   const AttnKeys keys = attn_.precompute(h, pmask, B);                                 // K [S*B, A], V = h
@@ -96,8 +119,8 @@ Var SnliModel::features_wbw(Graph& g, const SeqBatch& premise, const SeqBatch& h
                             std::vector<Mat>* attention) const {
   const Index B = premise.size(), T = hypothesis.steps();
   const Mat& pmask = premise.mask;
-  Var xp = drop(emb_.apply(g, premise.ids), rng);                                      // [S*B, E]
-  Var xh = drop(emb_.apply(g, hypothesis.ids), rng);                                   // [T*B, E]
+  Var xp = inputs(g, premise, hypothesis, rng);                                        // [S*B, E]
+  Var xh = inputs(g, hypothesis, premise, rng);                                        // [T*B, E]
   SeqOut prem = run_rnn(*enc_fwd_, xp, pmask, B, Dir::kForward);                       // Y [S*B, H]
   SeqOut hyp = run_rnn(*cell1_, xh, hypothesis.mask, B, Dir::kForward, prem.last);    // h_t [T*B, H]
   const AttnKeys keys = attn_.precompute(prem.h_all, pmask, B);                        // Y W^y [S*B, A]

@@ -27,6 +27,10 @@
 //
 // Both: dropout on the embeddings and before the classifier (0.15 in the paper); padding never influences a
 // real example (masked attention, masked mean, states carried through padding; tests/test_snli_model.cc).
+// Option exact_match (not in the paper): x_t = [dropout(e_t) ; em_t], em_t = 1 when word t occurs in the other
+// sentence of its pair, as the EM feature of DrQA (Chen et al., ACL 2017) and DIIN (Gong et al., ICLR 2018).
+// It lets a model trained on a few thousand pairs (SICK) see word overlap, which from-scratch embeddings
+// do not learn to match from so little data.
 #pragma once
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -56,8 +60,14 @@ struct SnliModelConfig {
   double dropout = 0.15;          // on embeddings and before the classifier (the paper)
   double init_scale = 0.08;       // uniform(-a, a) for embeddings, attention, linear layers
   bool freeze_embeddings = false; // fixed (GloVe) embeddings, as in the paper
+  bool exact_match = false;       // append the exact-match feature to every word's embedding (E+1 inputs)
 };
 SnliModelConfig parse_snli_model(JsonReader& r);   // snli_model_config.cc
+
+// The exact-match feature of the words of `a` ([T_a*B, 1], time-major): 1 where the word's id occurs among the
+// real words of the other sentence `b` of the same pair, else 0 (padding included). Ids 0 and 1 (<pad> and
+// <unk> of build_text_vocab) never match: two unknown words are not known to be equal.
+Mat exact_match_feature(const SeqBatch& a, const SeqBatch& b);
 nlohmann::json to_json(const SnliModelConfig& c);
 
 class SnliModel {
@@ -79,6 +89,7 @@ class SnliModel {
 
  private:
   Var drop(Var x, Rng& rng) const;
+  Var inputs(Graph& g, const SeqBatch& s, const SeqBatch& other, Rng& rng) const;   // [T*B, E(+1)]
   Var features_cond(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,
                     std::vector<Mat>* attention) const;   // s_N
   Var features_wbw(Graph& g, const SeqBatch& premise, const SeqBatch& hypothesis, Rng& rng,

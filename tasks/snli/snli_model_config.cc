@@ -16,6 +16,7 @@ SnliModelConfig parse_snli_model(JsonReader& r) {
   c.dropout = r.get_double("dropout", c.dropout, 0.0, 0.99);
   c.init_scale = r.get_double("init_scale", c.init_scale, 0.0, 10.0);
   c.freeze_embeddings = r.get_bool("freeze_embeddings", c.freeze_embeddings);
+  c.exact_match = r.get_bool("exact_match", c.exact_match);
   r.finish();
   return c;
 }
@@ -27,7 +28,8 @@ nlohmann::json to_json(const SnliModelConfig& c) {
           {"attn_dim", c.attn_dim},
           {"dropout", c.dropout},
           {"init_scale", c.init_scale},
-          {"freeze_embeddings", c.freeze_embeddings}};
+          {"freeze_embeddings", c.freeze_embeddings},
+          {"exact_match", c.exact_match}};
 }
 
 }  // namespace twin::snli

@@ -260,6 +260,33 @@ class MakeTables(unittest.TestCase):
             self.assertEqual(read(os.path.join(d, "speed.md")), read(self.path("speed.md")))
 
 
+class SnliModelLabel(unittest.TestCase):
+    """snli_table.py names the inputs beyond the paper's in the model column: a copy of the fixture run with
+    model.exact_match and data.lowercase set reads "cond +em +lc", the original plain "cond"."""
+
+    def test_exact_match_and_lowercase_marked(self):
+        import json
+        sys.path.insert(0, PLOTS)
+        try:
+            import snli_table
+        finally:
+            sys.path.pop(0)
+        src = os.path.join(RUNS, "snli_inhouse_cond_atr")
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.join(tmp, "snli_sick_cond_atr")
+            shutil.copytree(src, d)
+            cfg_path = os.path.join(d, "config.resolved.json")
+            cfg = json.loads(read(cfg_path))
+            cfg["model"]["exact_match"], cfg["data"]["lowercase"] = True, True
+            with open(cfg_path, "w", encoding="utf-8") as f:
+                json.dump(cfg, f)
+            self.assertEqual(snli_table.load_run(src)["model"], "cond")
+            marked = snli_table.load_run(d)
+            self.assertEqual((marked["model"], marked["kind"], marked["exact_match"]), ("cond +em +lc", "cond", True))
+            self.assertTrue(marked["md"].startswith("| cond +em +lc | atr |"))
+            self.assertEqual(marked["md"].split("|")[11].strip(), "")   # no paper number beside a changed model
+
+
 class EdgeCases(unittest.TestCase):
     def test_no_runs_yet(self):
         with tempfile.TemporaryDirectory() as d:
