@@ -41,9 +41,11 @@ while read -r task exp rest; do
     echo "  cpu: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g 2>/dev/null | awk '/^Mem:/{print $2}') GiB"
     echo "  load average at start: $(cut -d' ' -f1-3 /proc/loadavg); other queue lanes may share the cores"
   } >> "$out/machine.txt"
-  if "$bin" "$exp" --threads "$threads" "${resume[@]}" --set "out_dir=$out" $rest; then
+  rc=0
+  "$bin" "$exp" --threads "$threads" "${resume[@]}" --set "out_dir=$out" $rest || rc=$?
+  if [ "$rc" -eq 0 ]; then
     echo "run_queue: $(date '+%F %T') done $name"
   else
-    echo "run_queue: $(date '+%F %T') FAILED $name (exit $?), going on" >&2
+    echo "run_queue: $(date '+%F %T') FAILED $name (exit $rc), going on" >&2
   fi
 done < "$queue"
