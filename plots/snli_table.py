@@ -3,8 +3,9 @@
 only from committed run files (tools/collect_run.sh copies summary, config and metrics).
 
 Per run: protocol, model kind (with "+em" / "+lc" for the exact-match feature / lowercasing), cell,
-parameters with and without embeddings, train / dev / test accuracy of the best-dev model, training pairs/s; the paper's Table 6 beside; the majority-class accuracy of each test set
-(from the run's own confusion matrix) and the parameter ratio ATR / GRU that issue 7 asks about. With no run
+parameters with and without embeddings, train / dev / test accuracy of the best-dev model, training pairs/s;
+the paper's Table 6 beside; the majority-class accuracy of each test set (from the run's own confusion
+matrix) and the parameter ratio ATR / GRU that issue 7 asks about. With no run
 committed yet the table is still written, with one row saying so (as every task table does).
 
 usage: snli_table.py [--runs results/runs] [--out results/snli.md]   (stdlib only)
