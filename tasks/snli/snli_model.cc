@@ -1,5 +1,6 @@
 #include "snli_model.h"
 
+#include "data/vocab.h"
 #include "graph/init.h"
 #include "ops/ops.h"
 #include "rnn/cell_factory.h"
@@ -43,7 +44,7 @@ Mat exact_match_feature(const SeqBatch& a, const SeqBatch& b) {
   for (Index p = 0; p < B; ++p)
     for (Index t = 0; t < a.lengths[p]; ++t) {
       const auto id = a.ids(t, p);
-      if (id < 2) continue;   // <pad>, <unk>
+      if (id == kPadId || id == kUnkId) continue;
       for (Index u = 0; u < b.lengths[p]; ++u)
         if (b.ids(u, p) == id) {
           em(t * B + p, 0) = 1;

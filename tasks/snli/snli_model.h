@@ -66,8 +66,8 @@ SnliModelConfig parse_snli_model(JsonReader& r);   // snli_model_config.cc
 nlohmann::json to_json(const SnliModelConfig& c);
 
 // The exact-match feature of the words of `a` ([T_a*B, 1], time-major): 1 where the word's id occurs among the
-// real words of the other sentence `b` of the same pair, else 0 (padding included). Ids 0 and 1 (<pad> and
-// <unk> of build_text_vocab) never match: two unknown words are not known to be equal.
+// real words of the other sentence `b` of the same pair, else 0 (padding included). kPadId and kUnkId
+// (data/vocab.h) never match: two unknown words are not known to be equal.
 Mat exact_match_feature(const SeqBatch& a, const SeqBatch& b);
 
 class SnliModel {

@@ -8,6 +8,7 @@ Standard library only (no matplotlib): run from the repository root, e.g. by cte
     /usr/bin/python3 tests/plots/test_tables.py
 """
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -265,7 +266,6 @@ class SnliModelLabel(unittest.TestCase):
     model.exact_match and data.lowercase set reads "cond +em +lc", the original plain "cond"."""
 
     def test_exact_match_and_lowercase_marked(self):
-        import json
         sys.path.insert(0, PLOTS)
         try:
             import snli_table
