@@ -241,6 +241,31 @@ class MakeTables(unittest.TestCase):
         self.assertEqual({n: read(self.path(n), "rb") for n in os.listdir(self.out)}, before)
         self.assertEqual(read(self.readme, "rb"), readme)
 
+    def test_nmt_row_names_a_gate_pair_other_than_input_forget(self):
+        # A GRU-style decoder has no input/forget gates: its r is of update z and reset r, and its row says so.
+        with tempfile.TemporaryDirectory() as top:
+            runs = os.path.join(top, "runs")
+            shutil.copytree(os.path.join(RUNS, "nmt_atr"), os.path.join(runs, "nmt_atr"))
+            gru = os.path.join(runs, "nmt_gru")
+            shutil.copytree(os.path.join(RUNS, "nmt_atr"), gru)
+            for name, edit in (("config.resolved.json", lambda j: j["model"]["cell"].update(type="gru")),
+                               ("summary.json", lambda j: [j["decoder_gates"][c].update(pair=["z", "r"])
+                                                           for c in ("cell1", "cell2")])):
+                with open(os.path.join(gru, name), encoding="utf-8") as f:
+                    j = json.load(f)
+                edit(j)
+                with open(os.path.join(gru, name), "w", encoding="utf-8") as f:
+                    json.dump(j, f)
+            out = os.path.join(top, "nmt.md")
+            rc, _, err = run("nmt_table.py", "--runs", runs, "--out", out)
+            self.assertEqual(rc, 0, err)
+            rows = {r[0]: r for r in md_rows(out, "system")}
+            self.assertEqual(rows["atr"][7], "-0.950 / -0.500")
+            self.assertEqual(rows["gru"][7], "-0.950 / -0.500 (z,r)")
+            table = {r[0]: r for r in csv_rows(os.path.join(top, "nmt.csv"))}
+            col = table["system"].index("gate_pair")
+            self.assertEqual((table["atr"][col], table["gru"][col]), ("i,f", "z,r"))
+
     def test_standalone_scripts_write_the_same(self):
         with tempfile.TemporaryDirectory() as top:
             d = os.path.join(top, "results")   # as deep as self.out: the same relative links
