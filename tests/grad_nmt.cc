@@ -1,6 +1,7 @@
 // Gradient checks (double) of the RNNSearch model: the whole training loss through the bidirectional and
 // context-aware encoders, the initial state, additive attention, the two-level decoder, the deep-output
-// readout and the (label-smoothed) cross-entropy, for a cell with and one without a memory, padded batches.
+// readout and the (label-smoothed) cross-entropy, for a cell with and one without a memory, DTMT's
+// deep-transition cell, padded batches.
 #include <gtest/gtest.h>
 
 #include "gradcheck.h"
@@ -56,6 +57,14 @@ TEST(NmtGrad, RnnSearchGruDeepResidual) {
   c.cell.type = "gru";
   c.encoder_layers = 2;
   c.decoder_layers = 2;
+  check_model(c);
+}
+
+// DTMT (Meng & Zhang 2019): the deep-transition cell (L-GRU + T-GRU) as encoder and both decoder levels.
+TEST(NmtGrad, RnnSearchDeepTransitionCell) {
+  NmtModelConfig c;
+  c.cell.type = "dt";
+  c.cell.transitions = 2;
   check_model(c);
 }
 
