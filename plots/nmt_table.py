@@ -72,6 +72,7 @@ def load_run(d):
     test = data.get("test", "test2016")
     t, t1, nt = tr.get(test, {}), tr.get(test + "_beam1", {}), tr.get("newstest2014", {})
     gates = s.get("decoder_gates", {})
+    cell1, cell2 = gates.get("cell1", {}), gates.get("cell2", {})
     r = {"run": os.path.basename(d), "dir": d, "system": system_name(model), "key": cell_key(model["cell"]),
          "plain": model.get("encoder", "default") != "ca" and model.get("encoder_layers", 1) == 1
          and model.get("decoder_layers", 1) == 1,
@@ -79,9 +80,8 @@ def load_run(d):
          "bleu": t.get("bleu"), "sacre": t.get("sacrebleu"), "nt_bleu": nt.get("bleu"),
          "nt_sacre": nt.get("sacrebleu"), "wps": s.get("train_units_per_s"),
          "dec1": t1.get("decode_tokens_s"), "dec10": t.get("decode_tokens_s"),
-         "pair": ",".join(str(x) for x in gates.get("cell1", {}).get("pair", [])),
-         "r1": gates.get("cell1", {}).get("pearson_r_positions"),
-         "r2": gates.get("cell2", {}).get("pearson_r_positions"),
+         "pair": ",".join(str(x) for x in cell1.get("pair", [])),
+         "r1": cell1.get("pearson_r_positions"), "r2": cell2.get("pearson_r_positions"),
          "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0),
          "stop": s.get("stop_reason"), "cmd": cmd, "sig": str(t.get("sacrebleu_signature", ""))}
     for k in ("params", "bleu", "sacre", "nt_bleu", "nt_sacre", "wps", "dec1", "dec10", "r1", "r2"):
