@@ -18,8 +18,9 @@ import glob
 import os
 import re
 
-from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
-                       optional_json, read_command, read_json, read_metrics, report, write_csv, write_text)
+from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, invocation_threads, load_runs,
+                       number_or_none, optional_json, read_command, read_json, read_metrics, report, write_csv,
+                       write_text)
 
 SCRIPT = "nmt_table.py"
 
@@ -90,15 +91,19 @@ def load_run(d):
     # Cells without input and forget gates (GRU, DTMT's L-GRU/T-GRU) correlate update z with reset r instead:
     # the row says so rather than letting that number stand under an r(i,f) heading.
     pair_note = f" ({r['pair']})" if r["pair"] and r["pair"] != "i,f" else ""
+    # The header promises 1 thread; a run started or resumed with more says so beside its speed.
+    threads = invocation_threads(d, cfg.get("run", {}).get("threads", cfg.get("threads")))
+    r["threads"] = "+".join("?" if t is None else str(t) for t in threads)
+    threads_note = f" ({r['threads']} threads)" if any(t not in (1, None) for t in threads) else ""
     r["md"] = (f"| {r['system']} | {fmt(r['params'], '{:,}')} | {fmt(r['bleu'])} | {fmt(r['sacre'])} | "
-               f"{fmt(r['nt_bleu'])} / {fmt(r['nt_sacre'])} | {fmt(r['wps'], '{:,.0f}')} | "
+               f"{fmt(r['nt_bleu'])} / {fmt(r['nt_sacre'])} | {fmt(r['wps'], '{:,.0f}')}{threads_note} | "
                f"{fmt(r['dec1'], '{:,.0f}')} / {fmt(r['dec10'], '{:,.0f}')} | {fmt(r['r1'], '{:.3f}')} / "
                f"{fmt(r['r2'], '{:.3f}')}{pair_note} | {r['epochs']} ({r['stop']}) | {p[0]} | "
                f"{p[1]}{', ' + str(p[2]) if p[2] else ''} |")
     tok = numbers(p[0])
     r["csv"] = [r["system"], r["key"], plain(r["params"], "{}"), plain(r["bleu"]), plain(r["sacre"]),
-                plain(r["nt_bleu"]), plain(r["nt_sacre"]), plain(r["wps"], "{:.0f}"), plain(r["dec1"], "{:.0f}"),
-                plain(r["dec10"], "{:.0f}"), plain(r["r1"], "{:.3f}"), plain(r["r2"], "{:.3f}"), r["pair"],
+                plain(r["nt_bleu"]), plain(r["nt_sacre"]), plain(r["wps"], "{:.0f}"), r["threads"],
+                plain(r["dec1"], "{:.0f}"), plain(r["dec10"], "{:.0f}"), plain(r["r1"], "{:.3f}"), plain(r["r2"], "{:.3f}"), r["pair"],
                 r["epochs"], r["stop"], *(f"{x:.2f}" for x in tok[:2]), *([""] * (2 - len(tok[:2]))),
                 p[1][:-1] if p[1] else "", p[2] or "", r["run"], r["cmd"]]
     return r
@@ -129,7 +134,7 @@ def load_extra(extra_dir):
 
 
 CSV_HEADER = ["system", "cell", "params", "test2016_bleu", "test2016_sacrebleu", "newstest2014_bleu",
-              "newstest2014_sacrebleu", "train_tok_s", "decode_tok_s_beam1", "decode_tok_s_beam10",
+              "newstest2014_sacrebleu", "train_tok_s", "train_threads", "decode_tok_s_beam1", "decode_tok_s_beam10",
               "r_gates_positions_cell1", "r_gates_positions_cell2", "gate_pair", "epochs", "stop_reason",
               "paper_wmt14_bleu_tok", "paper_wmt14_bleu_detok", "paper_params_M", "paper_train_words_s", "run",
               "command"]
@@ -145,7 +150,8 @@ def write(rows, extra, out):
              "BLEU = tokenised multi-bleu convention on the tokenised lowercased references; sacreBLEU = 13a on",
              "the detokenised output against the raw references, lowercased (the models output lowercase).",
              "newstest2014 is out-of-domain here (news vs image captions). Train tokens/s are the runs' own",
-             "(1 thread, with other runs sharing the 2 cores, on whichever machine the session had: each run's",
+             "(1 thread, or the threads of each start and resume where a cell names them, e.g. 1+2; other runs",
+             "sharing the 2 cores; on whichever machine the session had: each run's",
              "`machine.txt` records CPU and load where present), so they do not compare across rows;",
              "`results/speed/nmt.md` has the controlled speed comparison (ATR > GRU > LSTM at equal dimensions).",
              "r(i,f): Pearson r over target positions of the decoder cells' mean input and forget gates on the test",

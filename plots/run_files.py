@@ -13,6 +13,7 @@ import io
 import argparse
 import json
 import os
+import re
 import sys
 
 
@@ -123,6 +124,22 @@ def read_command(d):
     if not first:
         raise RunError(path, "no command in it")
     return first, max(1, sum(1 for l in lines if l.startswith("# cwd:")))
+
+
+def invocation_threads(d, default=None):
+    """The --threads value of every invocation in the run's command.txt, in order (default where one gives none,
+    i.e. the experiment's run.threads). A run resumed with more threads than it started with has a mixed speed."""
+    path = os.path.join(d, "command.txt")
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [l for l in f.read().splitlines() if l.strip() and not l.startswith("#")]
+    except (OSError, UnicodeDecodeError):
+        return []
+    out = []
+    for l in lines:
+        m = re.search(r"--threads[ =](\d+)", l)
+        out.append(int(m.group(1)) if m else default)
+    return out
 
 
 def first_command(d):

@@ -266,6 +266,35 @@ class MakeTables(unittest.TestCase):
             col = table["system"].index("gate_pair")
             self.assertEqual((table["atr"][col], table["gru"][col]), ("i,f", "z,r"))
 
+    def test_nmt_speed_of_a_run_resumed_with_more_threads_says_so(self):
+        # The header promises 1-thread speeds; a run resumed with --threads 2 has a mixed speed and its cell says
+        # so. An invocation without --threads counts as the experiment's run.threads.
+        with tempfile.TemporaryDirectory() as top:
+            runs = os.path.join(top, "runs")
+            for name, resume in (("nmt_atr", None), ("nmt_gru", "--threads 2 --resume"), ("nmt_lstm", "--resume")):
+                d = os.path.join(runs, name)
+                shutil.copytree(os.path.join(RUNS, "nmt_atr"), d)
+                with open(os.path.join(d, "config.resolved.json"), encoding="utf-8") as f:
+                    j = json.load(f)
+                j["model"]["cell"]["type"] = name[4:]
+                j["run"] = {"threads": 2}
+                with open(os.path.join(d, "config.resolved.json"), "w", encoding="utf-8") as f:
+                    json.dump(j, f)
+                if resume:
+                    with open(os.path.join(d, "command.txt"), "a", encoding="utf-8") as f:
+                        f.write(f"\nruns/bin/nmt-1111111 experiments/nmt/atr.json {resume}\n# cwd: /work/main\n")
+            out = os.path.join(top, "nmt.md")
+            rc, _, err = run("nmt_table.py", "--runs", runs, "--out", out)
+            self.assertEqual(rc, 0, err)
+            rows = {r[0]: r for r in md_rows(out, "system")}
+            self.assertEqual(rows["atr"][5], "740")
+            self.assertEqual(rows["gru"][5], "740 (1+2 threads)")
+            self.assertEqual(rows["lstm"][5], "740 (1+2 threads)")
+            table = {r[0]: r for r in csv_rows(os.path.join(top, "nmt.csv"))}
+            col = table["system"].index("train_threads")
+            self.assertEqual([table[c][col] for c in ("atr", "gru", "lstm")], ["1", "1+2", "1+2"])
+            self.assertEqual(table["atr"][col - 1], "740")   # the speed itself stays a plain number
+
     def test_standalone_scripts_write_the_same(self):
         with tempfile.TemporaryDirectory() as top:
             d = os.path.join(top, "results")   # as deep as self.out: the same relative links
