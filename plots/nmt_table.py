@@ -103,7 +103,8 @@ def load_run(d):
     tok = numbers(p[0])
     r["csv"] = [r["system"], r["key"], plain(r["params"], "{}"), plain(r["bleu"]), plain(r["sacre"]),
                 plain(r["nt_bleu"]), plain(r["nt_sacre"]), plain(r["wps"], "{:.0f}"), r["threads"],
-                plain(r["dec1"], "{:.0f}"), plain(r["dec10"], "{:.0f}"), plain(r["r1"], "{:.3f}"), plain(r["r2"], "{:.3f}"), r["pair"],
+                plain(r["dec1"], "{:.0f}"), plain(r["dec10"], "{:.0f}"), plain(r["r1"], "{:.3f}"),
+                plain(r["r2"], "{:.3f}"), r["pair"],
                 r["epochs"], r["stop"], *(f"{x:.2f}" for x in tok[:2]), *([""] * (2 - len(tok[:2]))),
                 p[1][:-1] if p[1] else "", p[2] or "", r["run"], r["cmd"]]
     return r

@@ -74,6 +74,25 @@ def plain(md_cell):
     return "" if md_cell == "–" else md_cell.replace("**", "").replace(",", "")
 
 
+def edit_json(path, edit):
+    """Rewrites a JSON file in place after edit(obj) changed it."""
+    with open(path, encoding="utf-8") as f:
+        j = json.load(f)
+    edit(j)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(j, f)
+
+
+def nmt_table_of(runs, top):
+    """Runs nmt_table.py on runs into top/nmt.md: (markdown rows by system, CSV rows by system)."""
+    out = os.path.join(top, "nmt.md")
+    rc, _, err = run("nmt_table.py", "--runs", runs, "--out", out)
+    if rc != 0:
+        raise AssertionError(err)
+    return ({r[0]: r for r in md_rows(out, "system")},
+            {r[0]: r for r in csv_rows(os.path.join(top, "nmt.csv"))})
+
+
 class MakeTables(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -248,21 +267,12 @@ class MakeTables(unittest.TestCase):
             shutil.copytree(os.path.join(RUNS, "nmt_atr"), os.path.join(runs, "nmt_atr"))
             gru = os.path.join(runs, "nmt_gru")
             shutil.copytree(os.path.join(RUNS, "nmt_atr"), gru)
-            for name, edit in (("config.resolved.json", lambda j: j["model"]["cell"].update(type="gru")),
-                               ("summary.json", lambda j: [j["decoder_gates"][c].update(pair=["z", "r"])
-                                                           for c in ("cell1", "cell2")])):
-                with open(os.path.join(gru, name), encoding="utf-8") as f:
-                    j = json.load(f)
-                edit(j)
-                with open(os.path.join(gru, name), "w", encoding="utf-8") as f:
-                    json.dump(j, f)
-            out = os.path.join(top, "nmt.md")
-            rc, _, err = run("nmt_table.py", "--runs", runs, "--out", out)
-            self.assertEqual(rc, 0, err)
-            rows = {r[0]: r for r in md_rows(out, "system")}
+            edit_json(os.path.join(gru, "config.resolved.json"), lambda j: j["model"]["cell"].update(type="gru"))
+            edit_json(os.path.join(gru, "summary.json"),
+                      lambda j: [j["decoder_gates"][c].update(pair=["z", "r"]) for c in ("cell1", "cell2")])
+            rows, table = nmt_table_of(runs, top)
             self.assertEqual(rows["atr"][7], "-0.950 / -0.500")
             self.assertEqual(rows["gru"][7], "-0.950 / -0.500 (z,r)")
-            table = {r[0]: r for r in csv_rows(os.path.join(top, "nmt.csv"))}
             col = table["system"].index("gate_pair")
             self.assertEqual((table["atr"][col], table["gru"][col]), ("i,f", "z,r"))
 
@@ -274,23 +284,15 @@ class MakeTables(unittest.TestCase):
             for name, resume in (("nmt_atr", None), ("nmt_gru", "--threads 2 --resume"), ("nmt_lstm", "--resume")):
                 d = os.path.join(runs, name)
                 shutil.copytree(os.path.join(RUNS, "nmt_atr"), d)
-                with open(os.path.join(d, "config.resolved.json"), encoding="utf-8") as f:
-                    j = json.load(f)
-                j["model"]["cell"]["type"] = name[4:]
-                j["run"] = {"threads": 2}
-                with open(os.path.join(d, "config.resolved.json"), "w", encoding="utf-8") as f:
-                    json.dump(j, f)
+                edit_json(os.path.join(d, "config.resolved.json"),
+                          lambda j, cell=name[4:]: (j["model"]["cell"].update(type=cell), j.update(run={"threads": 2})))
                 if resume:
                     with open(os.path.join(d, "command.txt"), "a", encoding="utf-8") as f:
                         f.write(f"\nruns/bin/nmt-1111111 experiments/nmt/atr.json {resume}\n# cwd: /work/main\n")
-            out = os.path.join(top, "nmt.md")
-            rc, _, err = run("nmt_table.py", "--runs", runs, "--out", out)
-            self.assertEqual(rc, 0, err)
-            rows = {r[0]: r for r in md_rows(out, "system")}
+            rows, table = nmt_table_of(runs, top)
             self.assertEqual(rows["atr"][5], "740")
             self.assertEqual(rows["gru"][5], "740 (1+2 threads)")
             self.assertEqual(rows["lstm"][5], "740 (1+2 threads)")
-            table = {r[0]: r for r in csv_rows(os.path.join(top, "nmt.csv"))}
             col = table["system"].index("train_threads")
             self.assertEqual([table[c][col] for c in ("atr", "gru", "lstm")], ["1", "1+2", "1+2"])
             self.assertEqual(table["atr"][col - 1], "740")   # the speed itself stays a plain number
