@@ -135,8 +135,8 @@ def load_extra(extra_dir):
 
 
 CSV_HEADER = ["system", "cell", "params", "test2016_bleu", "test2016_sacrebleu", "newstest2014_bleu",
-              "newstest2014_sacrebleu", "train_tok_s", "train_threads", "decode_tok_s_beam1", "decode_tok_s_beam10",
-              "r_gates_positions_cell1", "r_gates_positions_cell2", "gate_pair", "epochs", "stop_reason",
+              "newstest2014_sacrebleu", "train_tok_s", "train_threads", "decode_tok_s_beam1",
+              "decode_tok_s_beam10", "r_gates_positions_cell1", "r_gates_positions_cell2", "gate_pair", "epochs", "stop_reason",
               "paper_wmt14_bleu_tok", "paper_wmt14_bleu_detok", "paper_params_M", "paper_train_words_s", "run",
               "command"]
 CSV_EXTRA_HEADER = ["what", "models", "beam", "bleu", "sacrebleu", "split", "command"]
@@ -151,9 +151,10 @@ def write(rows, extra, out):
              "BLEU = tokenised multi-bleu convention on the tokenised lowercased references; sacreBLEU = 13a on",
              "the detokenised output against the raw references, lowercased (the models output lowercase).",
              "newstest2014 is out-of-domain here (news vs image captions). Train and decode tokens/s are the runs'",
-             "own (1 thread, or the threads of each start and resume where the train cell names them, e.g. 1+2,",
-             "the last of which decoded; other runs sharing the 2 cores; on whichever machine the session had:",
-             "each run's `machine.txt` records CPU and load where present), so they do not compare across rows;",
+             "own (1 thread, or the threads of each invocation (start, resume, --eval-only) where the train cell",
+             "names them, e.g. 1+2, the last of which decoded; other runs sharing the 2 cores; on whichever machine",
+             "the session had: each run's `machine.txt` records CPU and load where present), so they do not",
+             "compare across rows;",
              "`results/speed/nmt.md` has the controlled speed comparison (ATR > GRU > LSTM at equal dimensions).",
              "r(i,f): Pearson r over target positions of the decoder cells' mean input and forget gates on the test",
              "split, teacher-forced (Fig. 3, which uses newstest2014);",
