@@ -136,9 +136,9 @@ def load_extra(extra_dir):
 
 CSV_HEADER = ["system", "cell", "params", "test2016_bleu", "test2016_sacrebleu", "newstest2014_bleu",
               "newstest2014_sacrebleu", "train_tok_s", "train_threads", "decode_tok_s_beam1",
-              "decode_tok_s_beam10", "r_gates_positions_cell1", "r_gates_positions_cell2", "gate_pair", "epochs", "stop_reason",
-              "paper_wmt14_bleu_tok", "paper_wmt14_bleu_detok", "paper_params_M", "paper_train_words_s", "run",
-              "command"]
+              "decode_tok_s_beam10", "r_gates_positions_cell1", "r_gates_positions_cell2", "gate_pair", "epochs",
+              "stop_reason", "paper_wmt14_bleu_tok", "paper_wmt14_bleu_detok", "paper_params_M",
+              "paper_train_words_s", "run", "command"]
 CSV_EXTRA_HEADER = ["what", "models", "beam", "bleu", "sacrebleu", "split", "command"]
 
 

@@ -108,18 +108,23 @@ def epochs_run(d, summary, metrics=None):
     return max((r.get("epoch", 0) for r in dev_records(metrics)), default=0)
 
 
-def read_command(d):
-    """(the command that started the run, how many invocations command.txt records); RunError if missing/empty.
-
-    command.txt holds one block per invocation: the command line, then `# cwd:`, `# config:`... comments."""
+def _command_lines(d):
+    """The lines of the run's command.txt; RunError if it is missing or unreadable."""
     path = os.path.join(d, "command.txt")
     if not os.path.isfile(path):
         raise RunError(path, "file missing")
     try:
         with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+            return path, f.read().splitlines()
     except (OSError, UnicodeDecodeError) as e:
         raise RunError(path, f"cannot read ({e})") from None
+
+
+def read_command(d):
+    """(the command that started the run, how many invocations command.txt records); RunError if missing/empty.
+
+    command.txt holds one block per invocation: the command line, then `# cwd:`, `# config:`... comments."""
+    path, lines = _command_lines(d)
     first = next((l for l in lines if l.strip() and not l.startswith("#")), "")
     if not first:
         raise RunError(path, "no command in it")
@@ -128,18 +133,11 @@ def read_command(d):
 
 def invocation_threads(d, default=None):
     """The --threads value of every invocation in the run's command.txt, in order (default where one gives none,
-    i.e. the experiment's run.threads). A run resumed with more threads than it started with has a mixed speed."""
-    path = os.path.join(d, "command.txt")
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = [l for l in f.read().splitlines() if l.strip() and not l.startswith("#")]
-    except (OSError, UnicodeDecodeError):
-        return []
-    out = []
-    for l in lines:
-        m = re.search(r"--threads[ =](\d+)", l)
-        out.append(int(m.group(1)) if m else default)
-    return out
+    i.e. the experiment's run.threads); RunError as read_command. A run resumed with more threads than it started
+    with has a mixed speed."""
+    _, lines = _command_lines(d)
+    found = (re.search(r"--threads[ =](\d+)", l) for l in lines if l.strip() and not l.startswith("#"))
+    return [int(m.group(1)) if m else default for m in found]
 
 
 def first_command(d):

@@ -284,8 +284,8 @@ class MakeTables(unittest.TestCase):
             for name, resume in (("nmt_atr", None), ("nmt_gru", "--threads 2 --resume"), ("nmt_lstm", "--resume")):
                 d = os.path.join(runs, name)
                 shutil.copytree(os.path.join(RUNS, "nmt_atr"), d)
-                edit_json(os.path.join(d, "config.resolved.json"),
-                          lambda j, cell=name[4:]: (j["model"]["cell"].update(type=cell), j.update(run={"threads": 2})))
+                edit_json(os.path.join(d, "config.resolved.json"), lambda j, cell=name[4:]: (
+                    j["model"]["cell"].update(type=cell), j.update(run={"threads": 2})))
                 if resume:
                     with open(os.path.join(d, "command.txt"), "a", encoding="utf-8") as f:
                         f.write(f"\nruns/bin/nmt-1111111 experiments/nmt/atr.json {resume}\n# cwd: /work/main\n")
