@@ -1,9 +1,12 @@
 // The command line every task binary shares:
 //   build/bin/<task> <experiment.json> [--set key=value ...] [--resume] [--eval-only] [--threads N]
-//                    [task flags, e.g. --dump-gates N]
+//                    [--seed N | --seeds N,N,...] [task flags, e.g. --dump-gates N]
+// --seed N runs the experiment with seed N in <out_dir>_s<N>; --seeds runs one such run per seed, one after
+// another (the seed changes initialisation, batch order and dropout, nothing else).
 // run_main<TaskT>() loads and checks the experiment, trains with the shared trainer, evaluates the best
 // model on dev and test and writes summary.json. Every user error is one line on stderr and exit code 2.
 #pragma once
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -26,6 +29,7 @@ struct CliArgs {
   bool resume = false;
   bool eval_only = false;
   int threads = 0;                           // 0: from the experiment
+  std::vector<std::uint64_t> seeds;          // --seed / --seeds; empty: the experiment's seed and out_dir
   std::map<std::string, std::string> task_flags;   // --flag value, for flags the task declares
   std::string command_line;
 };
@@ -38,6 +42,9 @@ std::string cli_usage(const std::string& prog, const std::vector<std::string>& t
 // integer flags go through it, so they accept and refuse the same things with the same words.
 long parse_int_flag(const std::string& flag, const std::string& value, long lo, long hi,
                     const std::string& what = "an integer");
+// --seed N: the run's seed becomes N and its folder <out_dir>_s<N>, so that the runs of one experiment with
+// several seeds sit side by side (results tables group them by the name without the suffix).
+void apply_seed(RunConfig& run, std::uint64_t seed);
 nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamStore& store, const TrainOutcome* out,
                            const Metrics& dev, const Metrics& test, const CliArgs& args);
 
@@ -46,17 +53,15 @@ nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamS
 // void finish(const std::string& run_dir, nlohmann::json& summary) (task outputs after the final evaluation).
 // Under mpirun (train/dist.h) every rank runs this; rank 0 alone writes the run folder and prints, and an
 // error on any rank ends the whole job (MPI_Abort) with the rank named, so nothing waits forever.
+namespace detail {
+// One run: args.seeds is empty or holds the one seed of this run. Returns the process exit code; throws Error.
 template <class TaskT>
-int run_main(int argc, char** argv, const char* prog) {
-  dist::init(&argc, &argv);
-  const bool lead = dist::is_root();   // rank 0 (or the only process)
-  try {
-    CliArgs args = parse_cli(argc, argv, prog, TaskT::flags());
-    install_stop_signals();
+int run_once(const CliArgs& args, const char* prog, bool lead) {
     Experiment exp = Experiment::load(args.config, args.overrides);
     JsonReader root = exp.reader();
     RunConfig run = parse_run(root);
     if (args.threads > 0) run.threads = args.threads;
+    if (!args.seeds.empty()) apply_seed(run, args.seeds.front());
     JsonReader train_r = root.child("train");
     TrainConfig tc = parse_train(train_r);
     train_r.finish();
@@ -70,6 +75,8 @@ int run_main(int argc, char** argv, const char* prog) {
     nlohmann::json typed = task.resolved();
     typed["train"] = to_json(tc);
     typed["run"] = to_json(run);
+    // The top-level run keys as this run used them (--seed, --threads and --set change them after the file).
+    for (const auto& [k, v] : typed["run"].items()) typed[k] = v;
     if (dist::active()) {   // before any collective that assumes the ranks agree (the parameter broadcast)
       nlohmann::json same = typed;
       same["run"].erase("threads");   // threads per rank may differ
@@ -118,12 +125,10 @@ int run_main(int argc, char** argv, const char* prog) {
       out = train(task, o);
       if (out.stop_reason == "signal" || out.stop_reason == "non_finite" || !lead) {
         dist::barrier();
-        dist::finalize();
         return out.stop_reason == "signal" ? 130 : out.stop_reason == "non_finite" ? 3 : 0;
       }
     } else if (!lead) {
-      dist::finalize();   // rank 0 evaluates
-      return 0;
+      return 0;   // rank 0 evaluates
     }
     // The best dev model when there is one; otherwise (stopped before any evaluation) the current parameters.
     const bool have_best = file_exists(best);
@@ -136,8 +141,31 @@ int run_main(int argc, char** argv, const char* prog) {
     write_text_atomic(dir.path(args.eval_only ? "eval.json" : "summary.json"), summary.dump(2) + "\n");
     std::printf("%s\n", summary.dump(2).c_str());
     if (!args.eval_only) dist::barrier();
-    dist::finalize();
     return 0;
+}
+}  // namespace detail
+
+template <class TaskT>
+int run_main(int argc, char** argv, const char* prog) {
+  dist::init(&argc, &argv);
+  const bool lead = dist::is_root();   // rank 0 (or the only process)
+  try {
+    const CliArgs args = parse_cli(argc, argv, prog, TaskT::flags());
+    install_stop_signals();
+    int rc = 0;
+    if (args.seeds.size() <= 1) {
+      rc = detail::run_once<TaskT>(args, prog, lead);
+    } else {
+      for (size_t k = 0; k < args.seeds.size() && rc == 0; ++k) {   // a failed or stopped seed ends the series
+        CliArgs one = args;
+        one.seeds = {args.seeds[k]};
+        if (lead) std::fprintf(stderr, "%s: seed %zu of %zu: %llu\n", prog, k + 1, args.seeds.size(),
+                               static_cast<unsigned long long>(args.seeds[k]));
+        rc = detail::run_once<TaskT>(one, prog, lead);
+      }
+    }
+    dist::finalize();
+    return rc;
   } catch (const Error& e) {
     std::fprintf(stderr, "%s: %serror: %s\n", prog, dist::who().c_str(), e.what());
     if (dist::active()) dist::abort(2);   // the other ranks would wait for this one forever

@@ -6,6 +6,7 @@
 
 #include "classify_memory.h"
 #include "data/text.h"
+#include "eval/labels.h"
 #include "ops/ops.h"
 
 namespace twin::classify {
@@ -91,39 +92,25 @@ std::vector<int> ClassifyTask::predict(const std::vector<Example>& data) const {
   return out;
 }
 
-nlohmann::json ClassifyTask::score(const std::vector<Example>& data) const {
+nlohmann::json ClassifyTask::score(const std::vector<Example>& data, std::vector<int>* pred_out) const {
   Stopwatch sw;
-  const std::vector<int> pred = predict(data);
+  std::vector<int> pred = predict(data);
   const double secs = sw.seconds();
-  const auto C = static_cast<size_t>(num_labels_);
-  long correct = 0;
-  std::vector<std::vector<long>> confusion(C, std::vector<long>(C, 0));   // [gold][predicted]
-  for (size_t i = 0; i < data.size(); ++i) {
-    correct += pred[i] == data[i].label;
-    ++confusion[static_cast<size_t>(data[i].label)][static_cast<size_t>(pred[i])];
-  }
-  std::vector<double> per_label(C, 0.0);
-  long majority = 0;
-  for (size_t l = 0; l < C; ++l) {
-    long n = 0;
-    for (long c : confusion[l]) n += c;
-    per_label[l] = n ? static_cast<double>(confusion[l][l]) / static_cast<double>(n) : 0.0;
-    majority = std::max(majority, n);
-  }
-  const double N = static_cast<double>(data.size());
-  return {{"accuracy", data.empty() ? 0.0 : static_cast<double>(correct) / N},
-          {"sentences", data.size()},
-          {"per_label_accuracy", per_label},
-          {"confusion_gold_by_predicted", confusion},
-          {"majority_class_accuracy", data.empty() ? 0.0 : static_cast<double>(majority) / N},
-          {"sentences_per_s", N / std::max(secs, 1e-9)}};
+  std::vector<int> gold(data.size());
+  for (size_t i = 0; i < data.size(); ++i) gold[i] = data[i].label;
+  nlohmann::json s = score_labels(pred, gold, num_labels_, "sentences");
+  s["sentences_per_s"] = static_cast<double>(data.size()) / std::max(secs, 1e-9);
+  if (pred_out) *pred_out = std::move(pred);
+  return s;
 }
 
 Metrics ClassifyTask::evaluate(Split split) {
   Metrics m;
   m.primary_name = "accuracy";
   m.higher_is_better = true;
-  m.values = score(split == Split::kDev ? dev_ : split == Split::kTest ? test_ : train_);
+  m.values = split == Split::kDev    ? score(dev_, &dev_pred_)
+             : split == Split::kTest ? score(test_, &test_pred_)
+                                     : score(train_);
   m.primary = m.values.at("accuracy").get<double>();
   return m;
 }
@@ -247,6 +234,15 @@ nlohmann::json ClassifyTask::memory_report(const std::vector<Example>& sentences
 }
 
 void ClassifyTask::finish(const std::string& run_dir, nlohmann::json& summary) {
+  // The outputs the dev and test accuracies were computed from: the predicted label (the data's integer
+  // label) per sentence in data order.
+  std::vector<std::string> names;
+  for (int l = 0; l < num_labels_; ++l) names.push_back(std::to_string(l));
+  const std::string dir = (std::filesystem::path(run_dir) / "predictions").string();
+  std::filesystem::create_directories(dir);
+  write_text_atomic(dir + "/dev.txt", label_lines(dev_pred_, names));
+  write_text_atomic(dir + "/test.txt", label_lines(test_pred_, names));
+  summary["predictions"] = {{"dev", "predictions/dev.txt"}, {"test", "predictions/test.txt"}};
   summary["train_accuracy"] = score(train_).at("accuracy");   // of the evaluated model
   summary["protocol"] = data_.protocol;
   summary["data_dir"] = data_.dir;

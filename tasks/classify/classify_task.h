@@ -53,7 +53,8 @@ class ClassifyTask {
   const std::vector<Example>& test_data() const { return test_; }
 
  private:
-  nlohmann::json score(const std::vector<Example>& data) const;
+  // Scores `data` and keeps its predictions in *pred when given.
+  nlohmann::json score(const std::vector<Example>& data, std::vector<int>* pred = nullptr) const;
 
   ClassifyDataConfig data_;
   ClassifyModelConfig mcfg_;
@@ -68,6 +69,7 @@ class ClassifyTask {
   dist::Shard shard_;            // one process: everything
   ParamStore store_;
   std::unique_ptr<ClassifyModel> model_;
+  std::vector<int> dev_pred_, test_pred_;   // of the last evaluate(): written to predictions/ by finish()
 };
 
 }  // namespace twin::classify

@@ -1,8 +1,12 @@
 #include "snli_task.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
+#include "eval/labels.h"
 #include "ops/ops.h"
+#include "train/run_dir.h"
 
 namespace twin::snli {
 
@@ -56,39 +60,39 @@ std::vector<int> SnliTask::predict(const std::vector<Pair>& data) const {
   return out;
 }
 
-nlohmann::json SnliTask::score(const std::vector<Pair>& data) const {
+nlohmann::json SnliTask::score(const std::vector<Pair>& data, std::vector<int>* pred_out) const {
   Stopwatch sw;
-  const std::vector<int> pred = predict(data);
+  std::vector<int> pred = predict(data);
   const double secs = sw.seconds();
-  long correct = 0;
-  std::vector<std::vector<long>> confusion(kNumLabels, std::vector<long>(kNumLabels, 0));   // [gold][predicted]
-  for (size_t i = 0; i < data.size(); ++i) {
-    correct += pred[i] == data[i].label;
-    ++confusion[static_cast<size_t>(data[i].label)][static_cast<size_t>(pred[i])];
-  }
-  nlohmann::json per_label = nlohmann::json::object();
-  for (int l = 0; l < kNumLabels; ++l) {
-    long n = 0;
-    for (long c : confusion[static_cast<size_t>(l)]) n += c;
-    per_label[label_name(l)] = n ? static_cast<double>(confusion[static_cast<size_t>(l)][static_cast<size_t>(l)]) / static_cast<double>(n) : 0.0;
-  }
-  return {{"accuracy", data.empty() ? 0.0 : static_cast<double>(correct) / static_cast<double>(data.size())},
-          {"pairs", data.size()},
-          {"per_label_accuracy", per_label},
-          {"confusion_gold_by_predicted", confusion},
-          {"pairs_per_s", static_cast<double>(data.size()) / std::max(secs, 1e-9)}};
+  std::vector<int> gold(data.size());
+  for (size_t i = 0; i < data.size(); ++i) gold[i] = data[i].label;
+  nlohmann::json s = score_labels(pred, gold, kNumLabels, "pairs");
+  nlohmann::json per_label = nlohmann::json::object();   // by name, as SNLI's papers report them
+  for (int l = 0; l < kNumLabels; ++l) per_label[label_name(l)] = s["per_label_accuracy"][static_cast<size_t>(l)];
+  s["per_label_accuracy"] = per_label;
+  s["pairs_per_s"] = static_cast<double>(data.size()) / std::max(secs, 1e-9);
+  if (pred_out) *pred_out = std::move(pred);
+  return s;
 }
 
 Metrics SnliTask::evaluate(Split split) {
   Metrics m;
   m.primary_name = "accuracy";
   m.higher_is_better = true;
-  m.values = score(split == Split::kDev ? dev_ : test_);
+  m.values = split == Split::kDev ? score(dev_, &dev_pred_) : score(test_, &test_pred_);
   m.primary = m.values.at("accuracy").get<double>();
   return m;
 }
 
-void SnliTask::finish(const std::string&, nlohmann::json& summary) {
+void SnliTask::finish(const std::string& run_dir, nlohmann::json& summary) {
+  // The outputs the dev and test accuracies were computed from, one label name per pair in data order.
+  std::vector<std::string> names;
+  for (int l = 0; l < kNumLabels; ++l) names.emplace_back(label_name(l));
+  const std::string dir = RunDir::join(run_dir, "predictions");
+  std::filesystem::create_directories(dir);
+  write_text_atomic(RunDir::join(dir, "dev.txt"), label_lines(dev_pred_, names));
+  write_text_atomic(RunDir::join(dir, "test.txt"), label_lines(test_pred_, names));
+  summary["predictions"] = {{"dev", "predictions/dev.txt"}, {"test", "predictions/test.txt"}};
   summary["train_accuracy"] = score(train_).at("accuracy");   // of the evaluated model (Table 6 reports it)
   summary["protocol"] = data_.protocol;
   summary["embeddings"] = data_.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.embeddings);

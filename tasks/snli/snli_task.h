@@ -33,7 +33,8 @@ class SnliTask {
   std::vector<int> predict(const std::vector<Pair>& data) const;
 
  private:
-  nlohmann::json score(const std::vector<Pair>& data) const;
+  // Scores `data` and keeps its predictions in *pred when given.
+  nlohmann::json score(const std::vector<Pair>& data, std::vector<int>* pred = nullptr) const;
 
   SnliDataConfig data_;
   SnliModelConfig mcfg_;
@@ -44,6 +45,7 @@ class SnliTask {
   dist::Shard shard_;   // one process: everything
   ParamStore store_;
   std::unique_ptr<SnliModel> model_;
+  std::vector<int> dev_pred_, test_pred_;   // of the last evaluate(): written to predictions/ by finish()
 };
 
 }  // namespace twin::snli

@@ -1,0 +1,21 @@
+// Scoring of one predicted label per example (SNLI / SICK inference, SST classification), shared by the tasks
+// so that every accuracy in results/ is computed by one function, and the predictions file that keeps the
+// outputs a reported accuracy came from (`make rescore` recomputes the accuracy from it and the gold labels).
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace twin {
+
+// accuracy, per_label_accuracy (recall of each gold label), confusion_gold_by_predicted [gold][predicted],
+// majority_class_accuracy (of the gold labels) and `count_key` (the number of examples). Every label must be
+// in [0, num_labels) and pred.size() == gold.size(); otherwise an Error.
+nlohmann::json score_labels(const std::vector<int>& pred, const std::vector<int>& gold, int num_labels,
+                            const std::string& count_key);
+
+// One line per example, in data order: names[pred[i]]. Label ids outside names are an Error.
+std::string label_lines(const std::vector<int>& pred, const std::vector<std::string>& names);
+
+}  // namespace twin

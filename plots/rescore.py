@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Re-scores committed runs from the system outputs they keep and the prepared references alone.
+
+  /usr/bin/python3 plots/rescore.py [--runs results/runs] [--root .] [--write-stats] [RUN_DIR ...]
+
+For every run folder that keeps its outputs, the metrics in its summary.json are recomputed here,
+independently of the C++ scorers that wrote them, and compared (to 1e-9):
+  classify, snli  predictions/{dev,test}.txt (one label per example, data order) against the gold labels
+                  of the prepared data: accuracy.
+  cws             segmented/{dev,test}.utf8 against the prepared gold .seg files: precision, recall, F1,
+                  OOV rate and OOV / IV recall (SIGHAN definitions: a word is right when its character
+                  span is a gold word's span; OOV against the training word list).
+It also recomputes each run's per-example statistics, `stats/<split>.tsv` (plots/significance.py's
+columns, header first), the input of the paired significance tests in the tables: --write-stats writes
+them (tools/collect_run.sh does, when it collects a run); without it they must equal what is recomputed.
+
+A run without kept outputs is listed as such (runs from before outputs were kept). A run whose references
+are not prepared (data/ is git-ignored) is skipped with the reason. Exit 0 when every re-scored number
+agrees, 1 on any difference (each named: run, split, metric, both values), 77 when nothing could be
+re-scored because no data is prepared, 2 on bad usage.
+"""
+import argparse
+import gzip
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from significance import COLUMNS  # noqa: E402
+
+TOL = 1e-9
+
+
+class Skip(Exception):
+    """The run cannot be re-scored here (its references are not prepared)."""
+
+
+class Bad(Exception):
+    """An output or reference file that cannot be read as what it should be."""
+
+
+def read_lines(path):
+    """The lines of a text file, or of its `gzip -9n` copy path + '.gz' (how large outputs are kept)."""
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        path += ".gz"
+    try:
+        if path.endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8", newline="") as f:
+                text = f.read()
+        else:
+            with open(path, encoding="utf-8", newline="") as f:
+                text = f.read()
+    except UnicodeDecodeError as e:
+        raise Bad(f"{path}: not UTF-8 ({e})") from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def reference(root, cfg, name):
+    path = os.path.join(root, cfg["data"]["dir"], name)
+    if not os.path.isfile(path):
+        raise Skip(f"{path} is not prepared (data_prep/)")
+    return path
+
+
+def gold_labels(task, root, cfg, split):
+    """The gold label of every example of a prepared split, as the predictions file writes labels."""
+    if task == "snli":
+        path = reference(root, cfg, cfg["data"][split] + ".tsv")
+        return [ln.split("\t", 1)[0] for ln in read_lines(path) if ln.strip()], path
+    path = reference(root, cfg, cfg["data"][split] + ".txt")
+    return [ln.split(None, 1)[0] for ln in read_lines(path) if ln.strip()], path
+
+
+def label_rows(run, task, root, cfg, split):
+    """Per-example [correct] rows and the recomputed metrics of one split's predictions."""
+    pred_path = os.path.join(run, "predictions", split + ".txt")
+    pred = read_lines(pred_path)
+    gold, gold_path = gold_labels(task, root, cfg, split)
+    if len(pred) != len(gold):
+        raise Bad(f"{pred_path}: {len(pred)} predictions for the {len(gold)} examples of {gold_path}")
+    rows = [[int(p == g)] for p, g in zip(pred, gold)]
+    return rows, {"accuracy": sum(r[0] for r in rows) / len(rows) if rows else 0.0}
+
+
+def spans(words):
+    out, at = set(), 0
+    for w in words:
+        out.add((at, at + len(w)))
+        at += len(w)
+    return out
+
+
+def seg_rows(run, task, root, cfg, split):
+    """Per-sentence [correct, gold, pred] word counts and the SIGHAN metrics of one split's segmentation."""
+    test_path = os.path.join(run, "segmented", split + ".utf8")
+    gold_path = reference(root, cfg, cfg["data"][split] + ".seg")
+    words_path = reference(root, cfg, cfg["data"]["words"])
+    test, gold = read_lines(test_path), read_lines(gold_path)
+    if len(test) != len(gold):
+        raise Bad(f"{test_path}: {len(test)} sentences, {gold_path} has {len(gold)}")
+    train_words = set(w for w in read_lines(words_path) if w)
+    rows = []
+    oov_gold = oov_correct = 0
+    for n, (t, g) in enumerate(zip(test, gold), 1):
+        tw, gw = t.split(), g.split()
+        if "".join(tw) != "".join(gw):
+            raise Bad(f"{test_path}: sentence {n} covers other characters than {gold_path} line {n}")
+        ts, gs = spans(tw), spans(gw)
+        right = ts & gs
+        at = 0
+        for w in gw:
+            if w not in train_words:
+                oov_gold += 1
+                oov_correct += (at, at + len(w)) in right
+            at += len(w)
+        rows.append([len(right), len(gw), len(tw)])
+    c, gsum, psum = (sum(r[k] for r in rows) for k in range(3))
+    p = c / psum if psum else 0.0
+    r = c / gsum if gsum else 0.0
+    m = {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0,
+         "oov_rate": oov_gold / gsum if gsum else 0.0,
+         "oov_recall": oov_correct / oov_gold if oov_gold else 0.0,
+         "iv_recall": (c - oov_correct) / (gsum - oov_gold) if gsum - oov_gold else 0.0}
+    return rows, m
+
+
+# task -> (the folder its outputs are kept in, the rows-and-metrics function, the stats kind)
+SCORERS = {
+    "classify": ("predictions", label_rows, "accuracy"),
+    "snli": ("predictions", label_rows, "accuracy"),
+    "cws": ("segmented", seg_rows, "f1"),
+}
+OUTPUT_DIRS = ("predictions", "segmented", "translations", "logprobs")
+
+
+def stats_text(kind, rows):
+    return "\t".join(COLUMNS[kind]) + "\n" + "".join("\t".join(str(v) for v in r) + "\n" for r in rows)
+
+
+def rescore_run(run, root, write_stats):
+    """(status, messages): status is 'ok', 'not kept', 'skipped' or 'differs'."""
+    name = os.path.basename(os.path.normpath(run))
+    try:
+        with open(os.path.join(run, "summary.json"), encoding="utf-8") as f:
+            summary = json.load(f)
+        with open(os.path.join(run, "config.resolved.json"), encoding="utf-8") as f:
+            cfg = json.load(f)
+    except (OSError, ValueError) as e:
+        return "differs", [f"{name}: cannot read its summary or resolved config ({e})"]
+    task = summary.get("task", "?")
+    if not any(os.path.isdir(os.path.join(run, d)) for d in OUTPUT_DIRS):
+        return "not kept", [f"{name}: outputs not kept"]
+    if task not in SCORERS:
+        return "differs", [f"{name}: keeps outputs, but rescore has no scorer for task {task!r}"]
+    _, fn, kind = SCORERS[task]
+    msgs, status = [], "ok"
+    try:
+        for split in ("dev", "test"):
+            rows, got = fn(run, task, root, cfg, split)
+            for metric, value in got.items():
+                want = summary.get(split, {}).get(metric)
+                if want is None:
+                    continue
+                if abs(value - want) > TOL:
+                    status = "differs"
+                    msgs.append(f"{name}: {split} {metric}: summary.json says {want!r}, the kept outputs give {value!r}")
+            stats_path = os.path.join(run, "stats", split + ".tsv")
+            text = stats_text(kind, rows)
+            if write_stats:
+                os.makedirs(os.path.dirname(stats_path), exist_ok=True)
+                with open(stats_path, "w", encoding="utf-8") as f:
+                    f.write(text)
+            elif not os.path.isfile(stats_path):
+                status = "differs"
+                msgs.append(f"{name}: {stats_path} missing (write it: plots/rescore.py --write-stats {run})")
+            elif open(stats_path, encoding="utf-8").read() != text:
+                status = "differs"
+                msgs.append(f"{name}: {stats_path} differs from the statistics its outputs give")
+    except Skip as e:
+        return "skipped", [f"{name}: skipped: {e}"]
+    except (Bad, OSError) as e:
+        return "differs", [f"{name}: {e}"]
+    if status == "ok":
+        msgs.append(f"{name}: {task} dev and test re-scored, equal to summary.json")
+    return status, msgs
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("runs_or_dirs", nargs="*", metavar="RUN_DIR", help="run folders (default: every one in --runs)")
+    ap.add_argument("--runs", default="results/runs", help="folder of run folders (default results/runs)")
+    ap.add_argument("--root", default=".", help="where data/ (the prepared references) is (default .)")
+    ap.add_argument("--write-stats", action="store_true", help="write stats/<split>.tsv instead of checking it")
+    a = ap.parse_args(argv)
+    runs = a.runs_or_dirs or sorted(os.path.join(a.runs, d) for d in os.listdir(a.runs)
+                                    if os.path.isdir(os.path.join(a.runs, d)))
+    counts = {"ok": 0, "not kept": 0, "skipped": 0, "differs": 0}
+    for run in runs:
+        if not os.path.isfile(os.path.join(run, "summary.json")):
+            print(f"rescore: {run}: no summary.json (not a run folder)", file=sys.stderr)
+            counts["differs"] += 1
+            continue
+        status, msgs = rescore_run(run, a.root, a.write_stats)
+        counts[status] += 1
+        for m in msgs:
+            print(f"rescore: {m}", file=sys.stderr if status == "differs" else sys.stdout)
+    print(f"rescore: {counts['ok']} runs re-scored and equal, {counts['differs']} differ, {counts['skipped']} "
+          f"skipped (references not prepared), {counts['not kept']} without kept outputs")
+    if counts["differs"]:
+        return 1
+    if counts["ok"] == 0 and counts["skipped"]:
+        print("rescore: nothing re-scored: prepare the data first (data_prep/)")
+        return 77
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
