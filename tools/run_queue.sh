@@ -57,16 +57,20 @@ while read -r task exp rest; do
   [ -x "build/bin/$task" ] || { echo "run_queue: build/bin/$task is missing (make build)" >&2; exit 2; }
   name="${task}_$(basename "$exp" .json)"
   # shellcheck disable=SC2206  # the line's flags are words, as typed
-  flags=($rest)
+  words=($rest)
+  flags=()
   seeds=""
-  for i in "${!flags[@]}"; do
-    if [ "${flags[$i]}" = "--seeds" ]; then
-      seeds=${flags[$((i + 1))]:-}
+  i=0
+  while [ "$i" -lt "${#words[@]}" ]; do
+    if [ "${words[$i]}" = "--seeds" ]; then
+      seeds=${words[$((i + 1))]:-}
       [ -n "$seeds" ] || { echo "run_queue: $queue: --seeds needs a list, e.g. --seeds 1234,1,2" >&2; exit 2; }
-      unset "flags[$i]" "flags[$((i + 1))]"
+      i=$((i + 2))
+    else
+      flags+=("${words[$i]}")
+      i=$((i + 1))
     fi
   done
-  flags=("${flags[@]}")
   if [ -z "$seeds" ]; then
     run_one "$task" "$exp" "$name" "$runs/$name" --set "out_dir=$runs/$name" "${flags[@]}"
   else
