@@ -9,7 +9,7 @@ DEB_PACKAGES := build-essential cmake libeigen3-dev nlohmann-json3-dev libgtest-
                 zlib1g-dev python3-matplotlib fonts-wqy-microhei pkg-config libsentencepiece-dev sentencepiece \
                 libopenmpi-dev openmpi-bin
 
-.PHONY: all deps build test test-sanitize demo gradcheck smoke clean format figures tables fuzz
+.PHONY: all deps build test test-sanitize demo gradcheck smoke clean format figures tables fuzz rescore
 
 all: build
 
@@ -55,6 +55,11 @@ figures:
 
 tables:
 	$(PLOT_PYTHON) plots/make_tables.py
+
+# Every committed run that keeps its outputs re-scored from them and the prepared references (data/, from
+# data_prep/); fails naming the run and metric on any difference, lists the runs that keep no outputs.
+rescore:
+	$(PLOT_PYTHON) plots/rescore.py
 
 clean:
 	rm -rf $(BUILD)

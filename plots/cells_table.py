@@ -14,6 +14,7 @@ from run_files import cell_sort_key, csv_note, csv_path, report, write_csv, writ
 import cws_table
 import lm_table
 import nmt_table
+import seeds_table
 import snli_table
 import speed_table
 
@@ -170,11 +171,13 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
     return lines, cells, paper_cells
 
 
-def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None):
-    """results/cells.md, cells.csv, cells_paper.csv and (readme given) the README block; the paths written."""
+def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None):
+    """results/cells.md, cells.csv, cells_paper.csv and (readme given) the README block; the paths written.
+    seeds (seeds_table.load): the comparisons over seeds with their significance, as a second part."""
     table = collect(lm, nmt, cws, snli, speed)
     speed_path = speed["ours_path"] if speed else "results/speed/lm.json"
     lines, cells, paper_cells = build(table, out, os.path.dirname(out) or ".", runs_dir, speed_path)
+    lines += [""] + seeds_table.build(seeds or {}, os.path.dirname(out) or ".", heading="##")[0]
     write_text(out, "\n".join(lines) + "\n")
     rows = []
     for c in cells:
@@ -230,7 +233,8 @@ def main():
         if not os.path.isdir(d):
             ap.error(f"{opt} {d}: no such directory")
     write(lm_table.load(a.runs), nmt_table.load(a.runs), cws_table.load(a.runs), snli_table.load(a.runs),
-          speed_table.load_dir(a.speed, SCRIPT), a.runs, a.out, None if a.no_readme else a.readme)
+          speed_table.load_dir(a.speed, SCRIPT), a.runs, a.out, None if a.no_readme else a.readme,
+          seeds_table.load(a.runs))
 
 
 if __name__ == "__main__":

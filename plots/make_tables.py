@@ -37,6 +37,7 @@ import nmt_table  # noqa: E402
 import scale_plan  # noqa: E402
 import snli_table  # noqa: E402
 import speed_table  # noqa: E402
+import seeds_table  # noqa: E402
 import table1_table  # noqa: E402
 
 SCRIPT = "make_tables.py"
@@ -90,8 +91,10 @@ def main():
     shape = os.path.join(a.speed, "nmt_wmt14_shape.json")
     if os.path.exists(shape):
         step("scale_plan.md", lambda: scale_plan.build(shape, out("scale_plan.md")))
+    seeds = step("seeded runs", lambda: seeds_table.load(a.runs)) or {}
+    step("seeds.md", lambda: seeds_table.write(seeds, out("seeds.md")))
     step("cells.md", lambda: cells_table.write(lm, nmt, cws, snli, speed, a.runs, out("cells.md"),
-                                               None if a.no_readme else a.readme))
+                                               None if a.no_readme else a.readme, seeds))
     if failed:
         print(f"{SCRIPT}: not written: {', '.join(failed)}", file=sys.stderr)
         sys.exit(1)

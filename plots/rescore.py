@@ -10,6 +10,9 @@ independently of the C++ scorers that wrote them, and compared (to 1e-9):
   cws             segmented/{dev,test}.utf8 against the prepared gold .seg files: precision, recall, F1,
                   OOV rate and OOV / IV recall (SIGHAN definitions: a word is right when its character
                   span is a gold word's span; OOV against the training word list).
+  lm              logprobs/{dev,test}.txt (per sentence: log-probability, tokens scored), one line per line
+                  of the prepared split: perplexity and token count (relative tolerance 1e-9: the run sums
+                  the same numbers in another order).
 It also recomputes each run's per-example statistics, `stats/<split>.tsv` (plots/significance.py's
 columns, header first), the input of the paired significance tests in the tables: --write-stats writes
 them (tools/collect_run.sh does, when it collects a run); without it they must equal what is recomputed.
@@ -22,6 +25,7 @@ re-scored because no data is prepared, 2 on bad usage.
 import argparse
 import gzip
 import json
+import math
 import os
 import sys
 
@@ -128,11 +132,37 @@ def seg_rows(run, task, root, cfg, split):
     return rows, m
 
 
+def lm_rows(run, task, root, cfg, split):
+    """Per-sentence [logprob, tokens] rows and the perplexity of one split's kept log-probabilities. The
+    sentences must be the prepared split's lines, each scored on at most its words plus <eos>."""
+    lp_path = os.path.join(run, "logprobs", split + ".txt")
+    name = {"dev": cfg["data"]["valid"], "test": cfg["data"]["test"]}[split]
+    ref_path = reference(root, cfg, name)
+    lines, ref = read_lines(lp_path), read_lines(ref_path)
+    if len(lines) != len(ref):
+        raise Bad(f"{lp_path}: {len(lines)} sentences, {ref_path} has {len(ref)} lines")
+    rows = []
+    for n, (ln, text) in enumerate(zip(lines, ref), 1):
+        parts = ln.split("\t")
+        try:
+            lp, tok = float(parts[0]), int(parts[1])
+        except (ValueError, IndexError):
+            raise Bad(f"{lp_path}:{n}: expected 'logprob<TAB>tokens', got {ln!r}") from None
+        if not 0 <= tok <= len(text.split()) + 1 or lp > 0:
+            raise Bad(f"{lp_path}:{n}: {tok} tokens with log-probability {lp} for a sentence of "
+                      f"{len(text.split())} words + <eos>")
+        rows.append([repr(lp), tok])
+    total_lp = math.fsum(float(r[0]) for r in rows)
+    tokens = sum(r[1] for r in rows)
+    return rows, {"ppl": math.exp(-total_lp / tokens), "tokens": float(tokens)}
+
+
 # task -> (the folder its outputs are kept in, the rows-and-metrics function, the stats kind)
 SCORERS = {
     "classify": ("predictions", label_rows, "accuracy"),
     "snli": ("predictions", label_rows, "accuracy"),
     "cws": ("segmented", seg_rows, "f1"),
+    "lm": ("logprobs", lm_rows, "ppl"),
 }
 OUTPUT_DIRS = ("predictions", "segmented", "translations", "logprobs")
 
@@ -165,7 +195,7 @@ def rescore_run(run, root, write_stats):
                 want = summary.get(split, {}).get(metric)
                 if want is None:
                     continue
-                if abs(value - want) > TOL:
+                if abs(value - want) > TOL * max(1.0, abs(want)):
                     status = "differs"
                     msgs.append(f"{name}: {split} {metric}: summary.json says {want!r}, the kept outputs give {value!r}")
             stats_path = os.path.join(run, "stats", split + ".tsv")

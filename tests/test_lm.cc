@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "lm_gates.h"
 #include "lm_synthetic.h"
@@ -69,6 +70,48 @@ TEST(LmEval, PerplexityEqualsExpMeanNllOnAHandComputedCase) {
   const double mean_nll = std::log(7.0) - std::log(6.0) / 4;   // (2·ln7 + 2·ln(7/2) + 2·ln(7/3) + 2·ln7) / 8
   EXPECT_NEAR(r.nll / r.tokens, mean_nll, 1e-5);
   EXPECT_NEAR(r.ppl(), 7.0 / std::pow(6.0, 0.25), 1e-4);
+}
+
+TEST(LmEval, PerSentenceLogProbabilitiesOnAHandComputedCase) {
+  // The model of the test above: p = [1, 2, 3, 1] / 7 for ids 0..3 at every position.
+  LmModelConfig cfg;
+  cfg.embed = 3;
+  cfg.layers = 1;
+  cfg.cell.type = "atr";
+  cfg.cell.hidden = 3;
+  ParamStore store;
+  LmModel model(cfg, 4, store);
+  for (auto& p : store.all()) p->value.setZero();
+  Mat& b = store.get("lm/out/b").value;
+  b(0, 1) = static_cast<Real>(std::log(2.0));
+  b(0, 2) = static_cast<Real>(std::log(3.0));
+  const Ids stream = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1};   // id 3 plays <eos>: sentences 0 1 2 3 | 0 1 2 3 | 0 1
+  std::vector<double> nll;
+  const PplResult r = stream_perplexity(model, stream, 2, 3, &nll);
+  const PplResult summed = stream_perplexity(model, stream, 2, 3);   // the training loss's path
+  EXPECT_EQ(r.tokens, 8);
+  EXPECT_NEAR(r.nll, summed.nll, 1e-4);
+  // batch 2 over 10 tokens: columns start at positions 0 and 5, which nothing predicts
+  ASSERT_EQ(nll.size(), stream.size());
+  EXPECT_TRUE(std::isnan(nll[0]));
+  EXPECT_TRUE(std::isnan(nll[5]));
+  const double l7 = std::log(7.0);
+  EXPECT_NEAR(nll[2], l7 - std::log(3.0), 1e-5);   // stream[2] = 2
+  EXPECT_NEAR(nll[9], l7 - std::log(2.0), 1e-5);   // stream[9] = 1
+  // sentence 1 scores positions 1-3 (ids 1 2 3), sentence 2 positions 4, 6, 7 (ids 0 2 3), sentence 3 8-9 (0 1)
+  const double s1 = std::log(2.0) + std::log(3.0) - 3 * l7, s2 = std::log(3.0) - 3 * l7, s3 = std::log(2.0) - 2 * l7;
+  const std::string lines = sentence_logprob_lines(stream, nll, 3);
+  std::istringstream in(lines);
+  double lp = 0;
+  long n = 0;
+  for (const auto& [want_lp, want_n] : std::vector<std::pair<double, long>>{{s1, 3}, {s2, 3}, {s3, 2}}) {
+    ASSERT_TRUE(in >> lp >> n) << lines;
+    EXPECT_NEAR(lp, want_lp, 1e-5);
+    EXPECT_EQ(n, want_n);
+  }
+  EXPECT_FALSE(in >> lp) << "one line per sentence: " << lines;
+  EXPECT_NEAR(std::exp(-(s1 + s2 + s3) / 8), r.ppl(), 1e-4);
+  EXPECT_THROW(sentence_logprob_lines(stream, std::vector<double>(3, 0.0), 3), Error);
 }
 
 nlohmann::json smoke_config(const std::string& data_dir, const std::string& out_dir) {

@@ -5,28 +5,41 @@ namespace twin {
 AtrCell::AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("atr", cfg, input_dim) {
   check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kAtrBias, CellOpt::kInputTanh,
-                                            CellOpt::kCoupled});
+                                            CellOpt::kCoupled, CellOpt::kLayerNorm});
   output_ = parse_output(cfg, Act::kIdentity);
   input_tanh_ = cfg.input_tanh;
   coupled_ = cfg.coupled;
-  const std::string bias = cfg.bias == "default" ? std::string("input") : cfg.bias;
+  TW_CHECK(!cfg.layer_norm || cfg.bias == "default" || cfg.bias == "none", "cell 'atr': layer_norm brings its own ",
+           "biases (the layer norms' β), so bias must be none or left out, got '", cfg.bias, "'");
+  const std::string bias = cfg.bias == "default" ? std::string(cfg.layer_norm ? "none" : "input") : cfg.bias;
   TW_CHECK(bias == "none" || bias == "input" || bias == "recurrent" || bias == "both",
            "cell 'atr': bias must be none, input, recurrent or both, got '", cfg.bias, "'");
   w_ = &add_param(store, scope, "W", I(), H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), H(), weight_init(cfg));
   if (bias == "input" || bias == "both") b_ = &add_param(store, scope, "b", 1, H(), init::constant(0));
   if (bias == "recurrent" || bias == "both") d_ = &add_param(store, scope, "d", 1, H(), init::constant(0));
+  if (cfg.layer_norm) {
+    ln_p_g_ = &add_param(store, scope, "ln_p_g", 1, H(), init::constant(1));
+    ln_p_b_ = &add_param(store, scope, "ln_p_b", 1, H(), init::constant(0));
+    ln_q_g_ = &add_param(store, scope, "ln_q_g", 1, H(), init::constant(1));
+    ln_q_b_ = &add_param(store, scope, "ln_q_b", 1, H(), init::constant(0));
+  }
 }
 
 Index AtrCell::expected_params() const {
-  return I() * H() + H() * H() + (b_ ? H() : 0) + (d_ ? H() : 0);
+  return I() * H() + H() * H() + (b_ ? H() : 0) + (d_ ? H() : 0) + (ln_p_g_ ? 4 * H() : 0);
 }
 
-Var AtrCell::project_inputs(Var x) const { return project(x, *w_, b_); }   // p: [T*B, H]
+Var AtrCell::project_inputs(Var x) const {   // p: [T*B, H]
+  if (!ln_p_g_) return project(x, *w_, b_);
+  Graph& g = *x.g;
+  return layer_norm(matmul(x, g.param(*w_)), g.param(*ln_p_g_), g.param(*ln_p_b_));
+}
 
 CellState AtrCell::step(Var p, const CellState& prev, GateRecord* rec) const {
   Graph& g = *prev.h.g;
   Var q = d_ ? affine(prev.h, g.param(*u_), g.param(*d_)) : matmul(prev.h, g.param(*u_));   // [B, H]
+  if (ln_q_g_) q = layer_norm(q, g.param(*ln_q_g_), g.param(*ln_q_b_));
   if (!coupled_ && !input_tanh_) {
     // The paper's form: one fused node (ops/fused.h, tested equal to the composed ops below).
     if (rec) {

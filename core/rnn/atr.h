@@ -14,9 +14,14 @@
 //   coupled      i = 1 − f
 //   bias     "none" | "input" (default: b on p) | "recurrent" (d on q) | "both"
 //            (the LRN repository's ATR has both; the paper's equations have none).
+//   layer_norm  p = LN(x W; g_p, β_p), q = LN(h_prev U; g_q, β_q): both projections layer-normalised before
+//            the gates, with learned gain and bias each [1,H], as the authors' NMT toolkit (Zero) does for its
+//            RNN cells and as the ATR and LRN READMEs propose against an unbounded twin-gate state. The LN
+//            biases take the place of b and d (bias must be "none" or left at its default).
 // Deviation: none beyond the corrected forget-gate sign.
-// Parameters: W [I,H], U [H,H], b [1,H] (bias input/both), d [1,H] (bias recurrent/both).
-//   expected_params = I·H + H² + H·[bias ∈ {input, both}] + H·[bias ∈ {recurrent, both}]
+// Parameters: W [I,H], U [H,H], b [1,H] (bias input/both), d [1,H] (bias recurrent/both); with layer_norm
+// W, U, ln_p_g, ln_p_b, ln_q_g, ln_q_b [1,H] each.
+//   expected_params = I·H + H² + H·[bias ∈ {input, both}] + H·[bias ∈ {recurrent, both}] + 4H·[layer_norm]
 // Table 1: 2 weight matrices, 2 matrix transformations. Gates recorded: "i", "f".
 #pragma once
 #include "rnn/cell_util.h"
@@ -39,6 +44,7 @@ class AtrCell final : public CellBase {
   Param* u_;
   Param* b_ = nullptr;   // input bias
   Param* d_ = nullptr;   // recurrent bias
+  Param *ln_p_g_ = nullptr, *ln_p_b_ = nullptr, *ln_q_g_ = nullptr, *ln_q_b_ = nullptr;   // layer_norm
 };
 
 }  // namespace twin

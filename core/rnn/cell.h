@@ -18,7 +18,7 @@ struct CellConfig {
   std::string bias = "default";    // ATR: "none" | "input" | "recurrent" | "both"; others: "default"/"none"
   bool input_tanh = false;         // ATR: h = i ⊙ tanh(p) + f ⊙ h_prev
   bool coupled = false;            // ATR: i = 1 - f
-  bool layer_norm = false;         // LRN, RAN (and oLRN): layer norm on the input projections
+  bool layer_norm = false;         // LRN, RAN (and oLRN): layer norm on the input projections; ATR: on both
   std::string init = "uniform";    // "uniform" | "normal" | "glorot" | "orthogonal"
   double init_scale = 0.08;        // the papers' uniform(-0.08, 0.08)
   double forget_bias = 0.0;        // LSTM: initial forget-gate bias

@@ -24,6 +24,7 @@ std::vector<NamedCellConfig> cell_variants(int hidden) {
   add("atr_bias_both", "atr", [](CellConfig& c) { c.bias = "both"; });
   add("atr_input_tanh", "atr", [](CellConfig& c) { c.input_tanh = true; });
   add("atr_coupled", "atr", [](CellConfig& c) { c.coupled = true; });
+  add("atr_ln", "atr", [](CellConfig& c) { c.layer_norm = true; });
   add("lrn_identity", "lrn", [](CellConfig& c) { c.output = "identity"; });
   add("lrn_ln", "lrn", [](CellConfig& c) { c.layer_norm = true; });
   add("lrn_bias_none", "lrn", [](CellConfig& c) { c.bias = "none"; });

@@ -4,6 +4,7 @@
 // included, so config.resolved.json alone reproduces a run.
 #include "train/config.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -116,6 +117,16 @@ RunConfig parse_run(JsonReader& r) {
   c.threads = r.get_int("threads", c.threads, 1, 256);
   c.out_dir = r.get_string("out_dir", "runs/" + c.name);
   if (c.out_dir.empty()) r.fail("out_dir", "must not be empty");
+  if (r.has("source")) {
+    const nlohmann::json src = r.raw("source");
+    if (src.is_string()) {
+      c.source.push_back(src.get<std::string>());
+    } else if (src.is_array() && std::all_of(src.begin(), src.end(), [](const auto& x) { return x.is_string(); })) {
+      for (const auto& x : src) c.source.push_back(x.get<std::string>());
+    } else {
+      r.fail("source", "must be a string or an array of strings (free text: where the recipe comes from)");
+    }
+  }
   return c;
 }
 
@@ -163,7 +174,9 @@ nlohmann::json to_json(const CellConfig& c) {
 }
 
 nlohmann::json to_json(const RunConfig& c) {
-  return {{"name", c.name}, {"seed", c.seed}, {"threads", c.threads}, {"out_dir", c.out_dir}};
+  nlohmann::json j = {{"name", c.name}, {"seed", c.seed}, {"threads", c.threads}, {"out_dir", c.out_dir}};
+  if (!c.source.empty()) j["source"] = c.source;
+  return j;
 }
 
 }  // namespace twin

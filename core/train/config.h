@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <vector>
 
 #include "rnn/cell.h"
 
@@ -59,6 +60,9 @@ struct RunConfig {
   std::uint64_t seed = 1;
   int threads = 2;
   std::string out_dir;            // default: runs/<name>
+  // Free text, never read by the code: where a recipe comes from and how it maps onto these keys (a string
+  // or an array of strings, one line each). Recorded in the resolved config.
+  std::vector<std::string> source;
 };
 
 // Strict parsers (implemented in train/config.cc). Each consumes its object's keys and reports unknown ones

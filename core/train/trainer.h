@@ -253,8 +253,13 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
                             static_cast<double>(tc.max_epochs - p.epoch) * static_cast<double>(n_batches);
         const double eta = left * secs / static_cast<double>(std::max(1L, window_steps));
         const double wl = window_units > 0 ? window_loss / window_units : 0;
-        log_append({{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
-                    {"grad_norm", gnorm}, {"units_s", ups}, {"elapsed_s", p.elapsed_s + wall.seconds()}});
+        nlohmann::json row = {{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
+                              {"grad_norm", gnorm}, {"units_s", ups}, {"elapsed_s", p.elapsed_s + wall.seconds()}};
+        // A task may add what it can measure cheaply on the batch in hand (the LM: its carried state's size).
+        if constexpr (requires { task.log_extras(); }) {
+          if (root) row.update(task.log_extras());
+        }
+        log_append(row);
         if (!quiet) detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty);
         window_loss = window_units = 0;
         window_steps = 0;

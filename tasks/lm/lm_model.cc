@@ -94,4 +94,24 @@ Var LmModel::loss(Graph& g, const IdMat& input, const IdMat& target, LmState& st
   return linear_cross_entropy(x, g.param(out_.weight()), false, b ? g.param(*b) : Var{}, tgt, Mat());
 }
 
+Mat LmModel::token_nll(Graph& g, const IdMat& input, const IdMat& target, LmState& state) const {
+  Rng unused(0);
+  const Index T = input.rows(), B = input.cols();
+  const Mat& x = forward(g, input, state, unused).val();                 // [T*B, H]
+  const Index V = cfg_.tie ? emb_.table().value.rows() : out_.weight().value.cols();
+  Mat logits(x.rows(), V);                                                // [T*B, V], as loss() computes it
+  if (cfg_.tie) {
+    gemm(x, false, emb_.table().value, true, logits);
+    logits.rowwise() += out_bias_->value.row(0);
+  } else {
+    gemm(x, false, out_.weight().value, false, logits);
+    if (Param* b = out_.bias()) logits.rowwise() += b->value.row(0);
+  }
+  const Mat lp = log_softmax_rows(logits);
+  Mat nll(T, B);
+  for (Index t = 0; t < T; ++t)
+    for (Index b = 0; b < B; ++b) nll(t, b) = -lp(t * B + b, target(t, b));
+  return nll;
+}
+
 }  // namespace twin::lm

@@ -50,6 +50,8 @@ class LmModel {
   // The top layer's states [T*B, H] (dropout applied when training); same state and gates contract as loss().
   Var forward(Graph& g, const IdMat& input, LmState& state, Rng& rng,
               std::map<std::string, std::vector<Mat>>* gates = nullptr) const;
+  // Inference: -log p(target) of every position, [T, B] (target(t, b)'s), natural log; same state contract.
+  Mat token_nll(Graph& g, const IdMat& input, const IdMat& target, LmState& state) const;
   const LmModelConfig& config() const { return cfg_; }
   const Cell& cell(int layer) const { return *cells_[static_cast<size_t>(layer)]; }
 

@@ -1,6 +1,7 @@
 #include "lm_task.h"
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "lm_gates.h"
@@ -53,8 +54,11 @@ void LmTask::set_shard(const dist::Shard& s) {
   col1_ = static_cast<Index>(s.end(B));
 }
 
-PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, int bptt) {
+PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, int bptt,
+                            std::vector<double>* position_nll) {
   const IdMat data = batchify(stream, std::min<Index>(batch, static_cast<Index>(stream.size()) / 2));
+  const Index L = data.rows();   // column b holds stream[b*L, (b+1)*L)
+  if (position_nll) position_nll->assign(stream.size(), std::nan(""));
   PplResult r;
   LmState state;
   Rng unused(0);
@@ -63,21 +67,82 @@ PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, 
   for (Index w = 0; w < num_windows(data, bptt); ++w) {
     window(data, w, bptt, input, target);
     g.clear();
-    r.nll += model.loss(g, input, target, state, unused).val()(0, 0);
+    if (position_nll) {
+      const Mat nll = model.token_nll(g, input, target, state);   // [T, B]; target row t is data row w*bptt+t+1
+      for (Index t = 0; t < nll.rows(); ++t)
+        for (Index b = 0; b < nll.cols(); ++b) {
+          const double v = static_cast<double>(nll(t, b));
+          (*position_nll)[static_cast<size_t>(b * L + w * bptt + t + 1)] = v;
+          r.nll += v;
+        }
+    } else {
+      r.nll += model.loss(g, input, target, state, unused).val()(0, 0);
+    }
     r.tokens += static_cast<double>(input.size());
   }
   return r;
 }
 
+std::string sentence_logprob_lines(const Ids& stream, const std::vector<double>& position_nll, std::int32_t eos) {
+  TW_CHECK(position_nll.size() == stream.size(), "sentence_logprob_lines: ", position_nll.size(), " scores for ",
+           stream.size(), " tokens");
+  std::string out;
+  double lp = 0;
+  long scored = 0;
+  char buf[64];
+  for (size_t i = 0; i < stream.size(); ++i) {
+    if (!std::isnan(position_nll[i])) {
+      lp -= position_nll[i];
+      ++scored;
+    }
+    if (stream[i] == eos || i + 1 == stream.size()) {
+      std::snprintf(buf, sizeof buf, "%.17g\t%ld\n", lp, scored);
+      out += buf;
+      lp = 0;
+      scored = 0;
+    }
+  }
+  return out;
+}
+
 Metrics LmTask::evaluate(Split split) {
   const Ids& s = split == Split::kTest ? corpus_.test : split == Split::kDev ? corpus_.valid : corpus_.train;
-  const PplResult r = stream_perplexity(*model_, s, data_.eval_batch_size, data_.bptt);
+  std::vector<double>* keep = split == Split::kTest ? &test_nll_ : split == Split::kDev ? &dev_nll_ : nullptr;
+  std::vector<double> scratch;
+  const PplResult r = stream_perplexity(*model_, s, data_.eval_batch_size, data_.bptt, keep ? keep : &scratch);
   Metrics m;
   m.primary_name = "ppl";
   m.primary = r.ppl();
   m.higher_is_better = false;
   m.values = {{"ppl", r.ppl()}, {"loss", r.nll / r.tokens}, {"tokens", r.tokens}};
   return m;
+}
+
+nlohmann::json LmTask::log_extras() {
+  std::vector<double> mean, max, c_max;
+  for (size_t l = 0; l < state_.h.size(); ++l) {
+    const Mat& h = state_.h[l];
+    mean.push_back(h.size() ? static_cast<double>(h.cwiseAbs().mean()) : 0.0);
+    max.push_back(h.size() ? static_cast<double>(h.cwiseAbs().maxCoeff()) : 0.0);
+    if (state_.c[l].size()) c_max.push_back(static_cast<double>(state_.c[l].cwiseAbs().maxCoeff()));
+  }
+  if (first_state_max_.empty()) {
+    first_state_max_ = max;
+    warned_state_max_ = max;
+  }
+  for (size_t l = 0; l < max.size() && l < first_state_max_.size(); ++l) {
+    const double base = std::max(first_state_max_[l], 1e-3);
+    if (!(max[l] < 100 * base) && !(max[l] < 10 * warned_state_max_[l])) {   // NaN warns too
+      std::fprintf(stderr, "lm: warning: layer %zu's carried state has max |h| %.3g, %.0fx its %.3g at this "
+                   "process's first log point: the state is growing without bound (HINT: a twin-gate cell's "
+                   "state is bounded by model.cell.output \"tanh\" or model.cell.layer_norm)\n",
+                   l, max[l], max[l] / base, first_state_max_[l]);
+      warned_state_max_[l] = max[l];
+    }
+  }
+  nlohmann::json j = {{"state_abs_mean", mean}, {"state_abs_max", max}};
+  if (!c_max.empty()) j["memory_abs_max"] = c_max;
+  return j;
 }
 
 NamedMats LmTask::save_state() const {
@@ -108,6 +173,13 @@ void LmTask::load_state(const NamedMats& s) {
 }
 
 void LmTask::finish(const std::string& run_dir, nlohmann::json& summary) {
+  // The outputs the dev and test perplexities were computed from: per-sentence log-probabilities.
+  const std::string dir = (std::filesystem::path(run_dir) / "logprobs").string();
+  std::filesystem::create_directories(dir);
+  const std::int32_t eos = corpus_.vocab.find("<eos>");
+  write_text_atomic(dir + "/dev.txt", sentence_logprob_lines(corpus_.valid, dev_nll_, eos));
+  write_text_atomic(dir + "/test.txt", sentence_logprob_lines(corpus_.test, test_nll_, eos));
+  summary["logprobs"] = {{"dev", "logprobs/dev.txt"}, {"test", "logprobs/test.txt"}};
   summary["vocab"] = corpus_.vocab.size();
   summary["tokens"] = {{"train", corpus_.train.size()}, {"valid", corpus_.valid.size()}, {"test", corpus_.test.size()}};
   summary["cell"] = mcfg_.cell.type;

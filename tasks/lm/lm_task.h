@@ -26,6 +26,11 @@ class LmTask {
   // and carries their state; the loss keeps the full batch's denominator.
   void set_shard(const dist::Shard& s);
   void finish(const std::string& run_dir, nlohmann::json& summary);
+  // At every training log point (core/train/trainer.h): per layer, the mean and the maximum of |h| of the
+  // state carried out of the last window (and of the memory c for cells that have one). A twin-gate cell with
+  // identity output can grow it without bound (the ATR and LRN READMEs); a growth of 100x or more over its
+  // first logged value in this process is also printed as a warning, long before the loss turns to NaN.
+  nlohmann::json log_extras();
 
   const LmCorpus& corpus() const { return corpus_; }
   const LmModel& model() const { return *model_; }
@@ -40,6 +45,9 @@ class LmTask {
   ParamStore store_;
   std::unique_ptr<LmModel> model_;
   LmState state_;         // carried across training windows (this rank's streams)
+  std::vector<double> first_state_max_;      // per layer, at the first log point of this process
+  std::vector<double> warned_state_max_;     // per layer, the size last warned about
+  std::vector<double> dev_nll_, test_nll_;   // per stream position, of the last evaluate(): logprobs/ in finish()
   Index col0_ = 0, col1_ = 0;   // this rank's streams [col0_, col1_) of the batch; all of them by default
 };
 
@@ -49,6 +57,12 @@ struct PplResult {
   double tokens = 0;
   double ppl() const { return std::exp(nll / tokens); }
 };
-PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, int bptt);
+// position_nll: when given, the sum comes from model.token_nll in double, and (*position_nll)[i] is -log p of
+// stream[i] (NaN where the batch layout predicts nothing: the first token of each column and the tail).
+PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, int bptt,
+                            std::vector<double>* position_nll = nullptr);
+// One "logprob<TAB>tokens" line per sentence (a line of the split, ended by its <eos>): the sentence's summed
+// log-probability (natural log, %.17g) over the positions that were scored, and how many were.
+std::string sentence_logprob_lines(const Ids& stream, const std::vector<double>& position_nll, std::int32_t eos);
 
 }  // namespace twin::lm

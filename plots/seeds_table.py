@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Cell comparisons over several seeds with paired significance -> results/seeds.md and seeds.csv (and the
+same tables inside results/cells.md, through cells_table.py).
+
+A run of one experiment with seed N lives in results/runs/<run>_s<N> (the task binaries' --seed). For each
+protocol of PROTOCOLS, per cell: the seeds, mean ± sample standard deviation of the test metric, min–max;
+then the difference to the best cell (by mean) and to LSTM with
+  - the paired bootstrap over test examples and seeds (Koehn 2004; Clark et al. 2011): 1,000 resamples, each
+    draws the examples with replacement and one seed per system; its 95 % interval and two-sided p;
+  - Welch's t over the seed means (seed-level; p only).
+Both come from the runs' per-example statistics (stats/test.tsv, written by plots/rescore.py from the kept
+outputs), so they need no data and no build. A difference is called ("†") only where the bootstrap p < 0.05.
+
+usage: seeds_table.py [--runs results/runs] [--out results/seeds.md]   (numpy, installed with matplotlib)
+"""
+import argparse
+import os
+import re
+
+import numpy as np
+
+from run_files import RunError, cell_sort_key, csv_note, csv_path, read_json, report, write_csv, write_text
+import significance as sig
+
+SCRIPT = "seeds_table.py"
+SEED_DIR = re.compile(r"^(?P<base>.+)_s(?P<seed>\d+)$")
+RESAMPLES = 1000
+ALPHA = 0.05
+
+# (key, title, run-name pattern whose group is the cell, summary metric, stats kind, scale, digits, protocol)
+PROTOCOLS = [
+    ("sst2", "SST-2 test accuracy (%)", r"^classify_sst2_(?P<cell>.+)$", "accuracy", "accuracy", 100, 2,
+     "SST-2 sentence level (Kim 2014 splits 6,920 / 872 / 1,821), random embeddings, best-dev model"),
+    ("sst5", "SST-5 test accuracy (%)", r"^classify_sst5_(?P<cell>.+)$", "accuracy", "accuracy", 100, 2,
+     "SST-5 sentence level (8,544 / 1,101 / 2,210), random embeddings, best-dev model"),
+    ("sick", "SICK test accuracy (%), cond +em +lc", r"^snli_sick_cond_(?P<cell>[a-z]+)$", "accuracy", "accuracy",
+     100, 2, "SICK TRAIN / TRIAL / TEST (4,439 / 495 / 4,906), the ATR authors' cond model with the exact-match "
+     "feature, lowercased"),
+    ("snli", "SNLI in-house test accuracy (%), cond", r"^snli_inhouse_cond_(?P<cell>[a-z]+)$", "accuracy",
+     "accuracy", 100, 2, "reduced scale: 1 % of SNLI 1.0 train (5,498 pairs), full dev and test"),
+    ("cws", "CWS MSR (b) test F1 (%)", r"^cws_msr_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100, 2,
+     "in-house protocol (b): the SIGHAN-2005 MSR gold test file split 80/10/10 by line order"),
+    ("nmt", "Multi30k test2016 BLEU", r"^nmt_(?P<cell>atr|gru|lstm)$", "bleu", "bleu", 1, 2,
+     "RNNSearch En→De on Multi30k (29k pairs), tokenised lowercased BLEU, beam 10"),
+    ("ptb", "PTB test perplexity, small recipe", r"^lm_(?P<cell>lstm|atr_tanh|lrn)_small$", "ppl", "ppl", 1, 1,
+     "Zaremba et al.'s small recipe (2 x 200, 13 epochs)"),
+]
+
+
+def read_stats(path, kind):
+    """The [N, k] rows of a stats/<split>.tsv file; RunError when it is missing or not kind's columns."""
+    if not os.path.isfile(path):
+        raise RunError(path, "file missing (plots/rescore.py --write-stats writes it from the kept outputs)")
+    with open(path, encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        if tuple(header) != sig.COLUMNS[kind]:
+            raise RunError(path, f"columns {header}, expected {list(sig.COLUMNS[kind])}")
+        try:
+            rows = np.loadtxt(f, delimiter="\t", ndmin=2)
+        except ValueError as e:
+            raise RunError(path, f"not a table of numbers ({e})") from None
+    return rows.reshape(-1, len(header))
+
+
+def load(runs_dir):
+    """{protocol key: {cell: [(seed, run dir, test metric, stats rows or None)]}} of every seeded run."""
+    out = {}
+    if not os.path.isdir(runs_dir):
+        return out
+    for name in sorted(os.listdir(runs_dir)):
+        m = SEED_DIR.match(name)
+        d = os.path.join(runs_dir, name)
+        if not m or not os.path.isdir(d):
+            continue
+        for key, _, pattern, metric, kind, *_ in PROTOCOLS:
+            pm = re.match(pattern, m.group("base"))
+            if not pm:
+                continue
+            try:
+                value = read_json(os.path.join(d, "summary.json"))["test"][metric]
+            except RunError as e:
+                report(SCRIPT, e.path, e.what)
+                break
+            try:
+                rows = read_stats(os.path.join(d, "stats", "test.tsv"), kind)
+            except RunError as e:
+                report(SCRIPT, e.path, e.what, "no significance for")
+                rows = None
+            out.setdefault(key, {}).setdefault(pm.group("cell"), []).append((int(m.group("seed")), d, value, rows))
+            break
+    for cells in out.values():
+        for runs in cells.values():
+            runs.sort()
+    return out
+
+
+def compare(kind, a_runs, b_runs):
+    """Bootstrap and Welch between two cells' runs; None when a side lacks statistics or sizes differ."""
+    ra = [r[3] for r in a_runs if r[3] is not None]
+    rb = [r[3] for r in b_runs if r[3] is not None]
+    if not ra or not rb or len(ra) != len(a_runs) or len(rb) != len(b_runs):
+        return None
+    if len({x.shape[0] for x in ra + rb}) != 1:
+        return None
+    boot = sig.paired_bootstrap(kind, ra, rb, resamples=RESAMPLES, seed=20261125)
+    welch = sig.welch_t([r[2] for r in a_runs], [r[2] for r in b_runs])
+    return {"boot": boot, "welch": welch}
+
+
+def protocol_rows(proto, cells):
+    """Per cell: summary numbers and the comparisons with the best cell and with LSTM."""
+    key, _, _, _, kind, scale, digits, _ = proto
+    higher = sig.HIGHER_IS_BETTER[kind]
+    stats = {}
+    for cell, runs in cells.items():
+        vals = [r[2] * scale for r in runs]
+        mean, sd = sig.mean_sd(vals)
+        stats[cell] = {"n": len(vals), "mean": mean, "sd": sd, "min": min(vals), "max": max(vals),
+                       "seeds": [r[0] for r in runs], "runs": runs}
+    best = (max if higher else min)(stats, key=lambda c: stats[c]["mean"]) if stats else None
+    for cell, st in stats.items():
+        for ref_name, ref in (("best", best), ("lstm", "lstm")):
+            if ref not in cells or ref == cell:
+                st[ref_name] = None
+                continue
+            st[ref_name] = compare(kind, cells[cell], cells[ref])
+    return stats, best
+
+
+def fmt_cmp(c, scale, digits):
+    if c is None:
+        return "–"
+    b = c["boot"]
+    lo, hi = (x * scale for x in b["ci95"])
+    mark = " †" if b["p"] < ALPHA else ""
+    welch = f", Welch p {c['welch']['p']:.3f}" if c["welch"] else ""
+    return (f"{b['delta'] * scale:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}] p {b['p']:.3f}{mark}"
+            f"{welch}")
+
+
+def build(data, base_dir, heading="#"):
+    rel = lambda p: os.path.relpath(p, base_dir)
+    lines = [f"{heading} Cell comparisons over seeds, with paired significance", "",
+             "Each cell's test metric over its seeds (one run folder per seed, `<run>_s<seed>`): mean ± sample "
+             "standard deviation (n), min–max. Δ best / Δ LSTM: the difference of the means to the best cell (by "
+             "mean) and to LSTM, with the 95 % interval and two-sided p of a paired bootstrap over the test "
+             f"examples and the seeds ({RESAMPLES:,} resamples; Koehn 2004, Clark et al. 2011) and Welch's t "
+             "over the seed values; † marks a difference the bootstrap supports at p < 0.05, and only those are "
+             "called differences. The statistics come from each run's kept outputs (`stats/test.tsv`, "
+             "`make rescore` checks them), so every number here can be re-scored from the repository.", ""]
+    rows_csv = []
+    for proto in PROTOCOLS:
+        key, title, _, _, kind, scale, digits, protocol = proto
+        cells = data.get(key)
+        lines += [f"{heading}# {title}", "", f"Protocol: {protocol}.", ""]
+        if not cells:
+            lines += ["(no seeded runs committed yet)", ""]
+            continue
+        stats, best = protocol_rows(proto, cells)
+        lines += ["| cell | mean ± sd (n) | min–max | seeds | Δ best | Δ LSTM |", "|---|---:|---:|---|---|---|"]
+        for cell in sorted(stats, key=lambda c: (-stats[c]["mean"] if sig.HIGHER_IS_BETTER[kind] else stats[c]["mean"])):
+            st = stats[cell]
+            spread = f" ± {st['sd']:.{digits}f} ({st['n']})" if st["sd"] is not None else " (one seed)"
+            name = f"**{cell}**" if cell == best else cell
+            lines.append(f"| {name} | {st['mean']:.{digits}f}{spread} | {st['min']:.{digits}f}–"
+                         f"{st['max']:.{digits}f} | {', '.join(map(str, st['seeds']))} | "
+                         f"{fmt_cmp(st['best'], scale, digits) if cell != best else '(best)'} | "
+                         f"{fmt_cmp(st['lstm'], scale, digits) if cell != 'lstm' else '(LSTM)'} |")
+            for ref in ("best", "lstm"):
+                c = st[ref]
+                st[ref + "_csv"] = ([f"{c['boot']['delta'] * scale:.6g}", f"{c['boot']['ci95'][0] * scale:.6g}",
+                                     f"{c['boot']['ci95'][1] * scale:.6g}", f"{c['boot']['p']:.6g}",
+                                     f"{c['welch']['p']:.6g}" if c["welch"] else ""] if c else [""] * 5)
+            rows_csv.append([key, cell, st["n"], f"{st['mean']:.6g}", f"{st['sd']:.6g}" if st["sd"] is not None else "",
+                             f"{st['min']:.6g}", f"{st['max']:.6g}", " ".join(map(str, st["seeds"]))]
+                            + st["best_csv"] + st["lstm_csv"])
+        runs = [r[1] for st in stats.values() for r in st["runs"]]
+        lines += ["", "Runs: " + ", ".join(f"[`{os.path.basename(d)}`]({rel(d)})" for d in sorted(runs)), ""]
+    return lines, rows_csv
+
+
+CSV_HEADER = ["protocol", "cell", "n", "mean", "sd", "min", "max", "seeds",
+              "d_best", "d_best_lo95", "d_best_hi95", "p_best_bootstrap", "p_best_welch",
+              "d_lstm", "d_lstm_lo95", "d_lstm_hi95", "p_lstm_bootstrap", "p_lstm_welch"]
+
+
+def write(data, out):
+    lines, rows = build(data, os.path.dirname(out) or ".")
+    lines += ["Generated by `make tables` (`plots/seeds_table.py`). " + csv_note([csv_path(out)], out)]
+    write_text(out, "\n".join(lines) + "\n")
+    write_csv(csv_path(out), CSV_HEADER, rows)
+    print(f"{SCRIPT}: wrote {out} and {csv_path(out)} ({len(rows)} cells)")
+    return [out, csv_path(out)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", default="results/runs")
+    ap.add_argument("--out", default="results/seeds.md")
+    a = ap.parse_args()
+    if not os.path.isdir(a.runs):
+        ap.error(f"--runs {a.runs}: no such directory")
+    write(load(a.runs), a.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""plots/rescore.py on hand-made run folders and references: accuracy, SIGHAN segmentation scores and LM
+perplexity recomputed from kept outputs, the stats files written and checked, a changed number or output
+named (exit 1), a run without outputs listed, missing references skipped (exit 77).
+/usr/bin/python3 tests/plots/test_rescore.py
+"""
+import contextlib
+import io
+import json
+import math
+import os
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "plots"))
+import rescore  # noqa: E402
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def make_run(root, name, task, data, summary, outputs):
+    d = os.path.join(root, "results", "runs", name)
+    write(os.path.join(d, "summary.json"), json.dumps(dict(summary, task=task)))
+    write(os.path.join(d, "config.resolved.json"), json.dumps({"data": data}))
+    for rel, text in outputs.items():
+        write(os.path.join(d, rel), text)
+    return d
+
+
+class Rescore(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_rescore(self, *args):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = rescore.main(["--root", self.root, "--runs", os.path.join(self.root, "results", "runs"), *args])
+        return rc, out.getvalue() + err.getvalue()
+
+    def classify_run(self, test_acc=0.75):
+        write(os.path.join(self.root, "data/sst/dev.txt"), "1 good film\n0 bad\n")
+        write(os.path.join(self.root, "data/sst/test.txt"), "1 a\n0 b\n1 c\n1 d\n")
+        return make_run(self.root, "classify_x_s1", "classify",
+                        {"dir": "data/sst", "dev": "dev", "test": "test"},
+                        {"dev": {"accuracy": 0.5}, "test": {"accuracy": test_acc}},
+                        {"predictions/dev.txt": "1\n1\n", "predictions/test.txt": "1\n0\n0\n1\n"})
+
+    def test_accuracy_by_hand_and_stats_written_then_checked(self):
+        d = self.classify_run()
+        rc, text = self.run_rescore("--write-stats")
+        self.assertEqual(rc, 0, text)
+        with open(os.path.join(d, "stats", "test.tsv"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), "correct\n1\n1\n0\n1\n")
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 0, text)
+        self.assertIn("1 runs re-scored and equal", text)
+
+    def test_a_changed_number_is_named(self):
+        self.classify_run(test_acc=0.76)
+        rc, text = self.run_rescore("--write-stats")
+        self.assertEqual(rc, 1)
+        self.assertIn("classify_x_s1: test accuracy: summary.json says 0.76, the kept outputs give 0.75", text)
+
+    def test_a_changed_output_is_named_against_the_stats(self):
+        d = self.classify_run()
+        self.assertEqual(self.run_rescore("--write-stats")[0], 0)
+        write(os.path.join(d, "stats", "test.tsv"), "correct\n1\n1\n1\n0\n")
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 1)
+        self.assertIn("stats/test.tsv differs", text)
+        os.remove(os.path.join(d, "stats", "test.tsv"))
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 1)
+        self.assertIn("missing (write it", text)
+
+    def test_prediction_count_must_match(self):
+        d = self.classify_run()
+        write(os.path.join(d, "predictions", "test.txt"), "1\n0\n")
+        rc, text = self.run_rescore("--write-stats")
+        self.assertEqual(rc, 1)
+        self.assertIn("2 predictions for the 4 examples", text)
+
+    def test_segmentation_scores_by_hand(self):
+        # gold 我们 | 喜欢 | 吃 | 苹果 ; test 我们 | 喜 | 欢 | 吃苹果: 1 of 4 gold words right, 4 test words.
+        # train words: 我们 喜欢 -> OOV gold words 吃, 苹果 (none found): OOV rate 0.5, OOV recall 0, IV recall 1/2.
+        write(os.path.join(self.root, "data/cws/dev.seg"), "我们 喜欢\n")
+        write(os.path.join(self.root, "data/cws/test.seg"), "我们 喜欢 吃 苹果\n")
+        write(os.path.join(self.root, "data/cws/train_words.txt"), "我们\n喜欢\n")
+        p = r = 0.25
+        d = make_run(self.root, "cws_x_s1", "cws",
+                     {"dir": "data/cws", "dev": "dev", "test": "test", "words": "train_words.txt"},
+                     {"dev": {"f1": 1.0}, "test": {"f1": 2 * p * r / (p + r), "precision": p, "recall": r,
+                                                   "oov_rate": 0.5, "oov_recall": 0.0, "iv_recall": 0.5}},
+                     {"segmented/dev.utf8": "我们 喜欢\n", "segmented/test.utf8": "我们 喜 欢 吃苹果\n"})
+        rc, text = self.run_rescore("--write-stats")
+        self.assertEqual(rc, 0, text)
+        with open(os.path.join(d, "stats", "test.tsv"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), "correct\tgold\tpred\n1\t4\t4\n")
+        write(os.path.join(d, "segmented", "test.utf8"), "我们 喜欢 吃 苹\n")   # a character lost
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 1)
+        self.assertIn("covers other characters", text)
+
+    def test_lm_perplexity_by_hand(self):
+        write(os.path.join(self.root, "data/ptb/valid.txt"), "a b\n")
+        write(os.path.join(self.root, "data/ptb/test.txt"), "a b c\nd\n")
+        lp1, lp2 = -2 * math.log(10), -3 * math.log(10)   # 2 and 3 tokens scored at p = 1/10 each
+        make_run(self.root, "lm_x_s1", "lm", {"dir": "data/ptb", "valid": "valid.txt", "test": "test.txt"},
+                 {"dev": {"ppl": 10.0, "tokens": 2.0}, "test": {"ppl": 10.0, "tokens": 5.0}},
+                 {"logprobs/dev.txt": f"{lp1!r}\t2\n", "logprobs/test.txt": f"{lp2!r}\t3\n{lp1!r}\t2\n"})
+        rc, text = self.run_rescore("--write-stats")
+        self.assertEqual(rc, 0, text)
+        make_run(self.root, "lm_y_s1", "lm", {"dir": "data/ptb", "valid": "valid.txt", "test": "test.txt"},
+                 {"dev": {"ppl": 10.0}, "test": {"ppl": 10.0}},
+                 {"logprobs/dev.txt": f"{lp1!r}\t2\n", "logprobs/test.txt": f"{lp2!r}\t3\n{lp1!r}\t3\n"})
+        rc, text = self.run_rescore("--write-stats", os.path.join(self.root, "results/runs/lm_y_s1"))
+        self.assertEqual(rc, 1)
+        self.assertIn("3 tokens", text)   # sentence 2 has one word + <eos>: at most 2 scored
+
+    def test_runs_without_outputs_and_without_data(self):
+        make_run(self.root, "classify_old", "classify", {"dir": "data/sst", "dev": "dev", "test": "test"},
+                 {"dev": {"accuracy": 0.5}, "test": {"accuracy": 0.5}}, {})
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 0)
+        self.assertIn("classify_old: outputs not kept", text)
+        make_run(self.root, "classify_new_s1", "classify", {"dir": "data/none", "dev": "dev", "test": "test"},
+                 {"dev": {"accuracy": 0.5}, "test": {"accuracy": 0.5}}, {"predictions/dev.txt": "1\n"})
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 77, text)
+        self.assertIn("is not prepared", text)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""plots/seeds_table.py on hand-made seeded run folders: grouping by <run>_s<seed>, mean ± sd and min–max,
+a clear difference marked, a one-seed cell said so, a run without stats shown without a test.
+/usr/bin/python3 tests/plots/test_seeds_table.py
+"""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "plots"))
+import seeds_table  # noqa: E402
+
+
+def run(runs, name, acc, correct):
+    d = os.path.join(runs, name)
+    os.makedirs(os.path.join(d, "stats"))
+    with open(os.path.join(d, "summary.json"), "w") as f:
+        json.dump({"test": {"accuracy": acc}}, f)
+    if correct is not None:
+        with open(os.path.join(d, "stats", "test.tsv"), "w") as f:
+            f.write("correct\n" + "".join(f"{c}\n" for c in correct))
+
+
+class SeedsTable(unittest.TestCase):
+    def test_table_by_hand(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = os.path.join(tmp, "runs")
+            # lstm right on 90 / 91 of 100 examples, atr on 50 / 52 (the same first ones): a clear difference
+            run(runs, "classify_sst2_lstm_s1", 0.90, [1] * 90 + [0] * 10)
+            run(runs, "classify_sst2_lstm_s2", 0.91, [1] * 91 + [0] * 9)
+            run(runs, "classify_sst2_atr_s1", 0.50, [1] * 50 + [0] * 50)
+            run(runs, "classify_sst2_atr_s2", 0.52, [1] * 52 + [0] * 48)
+            run(runs, "classify_sst2_gru_s7", 0.60, None)        # no stats: no test
+            run(runs, "classify_sst2_lstm", 0.99, [1] * 100)     # not seeded: not in this table
+            data = seeds_table.load(runs)
+            self.assertEqual(sorted(data["sst2"]), ["atr", "gru", "lstm"])
+            self.assertEqual([r[0] for r in data["sst2"]["lstm"]], [1, 2])
+            lines, rows = seeds_table.build(data, tmp)
+            text = "\n".join(lines)
+            self.assertIn("| **lstm** | 90.50 ± 0.71 (2) | 90.00–91.00 | 1, 2 | (best) | (LSTM) |", text)
+            atr = next(l for l in lines if l.startswith("| atr "))
+            self.assertIn("51.00 ± 1.41 (2)", atr)
+            self.assertIn("-39.50 [", atr)
+            self.assertIn("†", atr)
+            gru = next(l for l in lines if l.startswith("| gru "))
+            self.assertIn("60.00 (one seed)", gru)
+            self.assertIn("| – | – |", gru)
+            self.assertIn("(no seeded runs committed yet)", text)   # the other protocols
+            csv_atr = next(r for r in rows if r[1] == "atr")
+            self.assertAlmostEqual(float(csv_atr[8]), -39.5)
+            self.assertLess(float(csv_atr[11]), 0.05)
+
+
+if __name__ == "__main__":
+    unittest.main()
