@@ -116,7 +116,7 @@ TEST(Checkpoint, MismatchesAreRejectedAndStoreUnchanged) {
   const auto extra_snap = snapshot(extra);
   msg = error_of([&] { load_params(tmp.file("m.bin"), extra); });
   EXPECT_PRED2(contains, msg, "missing from the file: lm/out/W");
-  EXPECT_PRED2(contains, msg, "--init-from");
+  EXPECT_PRED2(contains, msg, "start a new run in another out_dir");   // a hint naming only flags that exist
   EXPECT_TRUE(unchanged(extra, extra_snap));
 
   ParamStore fewer;          // the file has a param the model lacks
@@ -127,7 +127,7 @@ TEST(Checkpoint, MismatchesAreRejectedAndStoreUnchanged) {
   EXPECT_PRED2(contains, msg, "unexpected (not in the model): lm/l0/atr/b");
   EXPECT_TRUE(unchanged(fewer, snap));
 
-  // Partial (--init-from): the shared params load, the rest is reported.
+  // Partial (LoadMode::kPartial): the shared params load, the rest is reported.
   LoadReport rep = load_params(tmp.file("m.bin"), extra, LoadMode::kPartial);
   EXPECT_EQ(rep.loaded.size(), 3u);
   ASSERT_EQ(rep.not_in_file.size(), 1u);

@@ -131,7 +131,9 @@ TEST_P(ClassifyModelTest, ShapeCountAndNoPaddingLeak) {
   ParamStore store(5);
   ClassifyModel m(c, kVocab, kLabels, store);
   EXPECT_EQ(store.total_size(), ClassifyModel::expected_params(c, kVocab, kLabels));
-  if (const Index hand = hand_count(c); hand >= 0) EXPECT_EQ(store.total_size(), hand);
+  if (const Index hand = hand_count(c); hand >= 0) {
+    EXPECT_EQ(store.total_size(), hand);
+  }
   const Index E = c.embed;
   EXPECT_EQ(m.feature_dim(), c.encoder == "rnn" ? (c.bidirectional ? 2 : 1) * c.cell.hidden : E);
 

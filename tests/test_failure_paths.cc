@@ -95,8 +95,11 @@ class FailurePaths : public ::testing::Test {
 
   // A good first session: a dev evaluation at step 3 (model.best.bin), stopped after step 5
   // (checkpoint.last.bin). Remembers both files' bytes.
-  void train_good(std::vector<std::string> extra = {}) {
-    extra.insert(extra.end(), {"--set", "train.eval_every=3", "--set", "train.max_steps=5"});
+  // A 5-step run with dev evaluations every `eval_every` steps. The write-failure and NaN tests use 5: the evaluation
+  // (and model.best.bin) at step 5 and none in a resume to step 8, so that the resume's only large write is
+  // the checkpoint at its end (a resume keeps the run's eval_every).
+  void train_good(std::vector<std::string> extra = {}, int eval_every = 3) {
+    extra.insert(extra.end(), {"--set", "train.eval_every=" + std::to_string(eval_every), "--set", "train.max_steps=5"});
     const Result r = lm(extra);
     ASSERT_EQ(r.code, 0) << r.err;
     last_ = read_file(last_path());
@@ -159,12 +162,12 @@ TEST_F(FailurePaths, RunFolderUnderAFileIsAClearError) {
 // A full disk, portably: a file size limit makes write() fail (EFBIG) part-way through the checkpoint, the
 // same code path as ENOSPC. The next test does it with a real full filesystem where one can be mounted.
 TEST_F(FailurePaths, FileSizeLimitDuringCheckpointWriteKeepsTheOldCheckpoint) {
-  train_good();
+  train_good({}, 5);
   const long limit = 16384;   // above every other file the resume writes, below the checkpoint
   ASSERT_GT(static_cast<long>(last_.size()), limit);
   Child c;
   c.fsize_limit = limit;
-  const Result r = lm({"--resume", "--set", "train.eval_every=0", "--set", "train.max_steps=8"}, c);
+  const Result r = lm({"--resume", "--set", "train.max_steps=8"}, c);
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "lm: error: cannot write " + last_path() +
                                   ": write failed: File too large (the previous file, if any, is unchanged)"))
@@ -184,14 +187,14 @@ TEST_F(FailurePaths, FullFilesystemDuringCheckpointWriteKeepsTheOldCheckpoint) {
     ~Unmount() { ::umount2(at.c_str(), MNT_DETACH); }
   } unmount{mnt};
   run_ = mnt + "/run";
-  train_good();
+  train_good({}, 5);
   // Fill the filesystem up to 12 KiB: enough for the small files a resume rewrites, not for the checkpoint.
   struct statvfs st {};
   ASSERT_EQ(::statvfs(mnt.c_str(), &st), 0);
   const long free_bytes = static_cast<long>(st.f_bavail * st.f_frsize);
   ASSERT_GT(free_bytes, 12288);
   std::ofstream(mnt + "/filler", std::ios::binary) << std::string(static_cast<size_t>(free_bytes - 12288), 'x');
-  const Result r = lm({"--resume", "--set", "train.eval_every=0", "--set", "train.max_steps=8"});
+  const Result r = lm({"--resume", "--set", "train.max_steps=8"});
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "lm: error: cannot write " + last_path() +
                                   ": write failed: No space left on device (the previous file, if any, is unchanged)"))
@@ -244,8 +247,11 @@ TEST_F(FailurePaths, DataFilesDeletedWhileTrainingChangeNothing) {
 }
 
 TEST_F(FailurePaths, NanFromTooHighLearningRateStopsAndKeepsTheCheckpoint) {
-  train_good({"--set", "train.optim={\"name\":\"sgd\",\"lr\":1,\"clip_norm\":0}"});
-  const Result r = lm({"--resume", "--set", "train.optim={\"name\":\"sgd\",\"lr\":1000,\"clip_norm\":0}"});
+  train_good({"--set", "train.optim={\"name\":\"sgd\",\"lr\":1,\"clip_norm\":0}"}, 5);
+  // lr is one of the keys a resume may change (with the budget: the run of 5 steps has finished; no step limit
+  // now, so that it trains until the loss overflows).
+  const Result r = lm({"--resume", "--set", "train.max_steps=0", "--set",
+                       "train.optim={\"name\":\"sgd\",\"lr\":1000,\"clip_norm\":0}"});
   EXPECT_EQ(r.code, 3) << r.err;   // run_main's code for a non-finite stop
   EXPECT_TRUE(contains(r.err, "error: non-finite loss at epoch 1 step ")) << r.err;
   EXPECT_TRUE(contains(r.err, "The last good checkpoint is " + last_path() +

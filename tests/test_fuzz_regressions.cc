@@ -126,7 +126,8 @@ TEST(FuzzRegression, OptimizerStepCounterOutOfRange) {
 // float such as 1e300 was cast (undefined behaviour) and -5 wrapped into a batch index near 2^64, so a
 // resume would have continued from a wrong position instead of failing.
 TEST(FuzzRegression, ProgressIntegersOutOfRange) {
-  const nlohmann::json good = Progress{}.to_json();
+  const Progress fresh;
+  const nlohmann::json good = fresh.to_json();
   EXPECT_EQ(error_of([&] { (void)Progress::from_json(good); }), kNoErrorThrown);
   struct Case {
     const char* pointer;   // JSON pointer of the field

@@ -270,25 +270,57 @@ TEST_F(LmCli, BadInputGivesOneLineErrors) {
 
 TEST_F(LmCli, TrainsResumesAndRefusesToOverwriteARun) {
   std::string err;
-  ASSERT_EQ(run({"--set", "train.max_steps=5"}, &err), 0) << err;
+  // Issue 29's sequence: a run started with --set flags, resumed with a plain --resume.
+  ASSERT_EQ(run({"--set", "train.max_steps=5", "--set", "model.cell.output=tanh"}, &err), 0) << err;
   ASSERT_TRUE(fs::exists(out_.str("run/summary.json")));
   ASSERT_TRUE(fs::exists(out_.str("run/config.resolved.json")));
   const auto before = fs::last_write_time(out_.str("run/checkpoint.last.bin"));
+  const std::string summary0 = read_file(out_.str("run/summary.json"));
+  const std::string commands0 = read_file(out_.str("run/command.txt"));
   expect_error({}, "already holds a run");   // a fresh start must not overwrite the run
   EXPECT_EQ(fs::last_write_time(out_.str("run/checkpoint.last.bin")), before);
+  // The run has spent its budget (max_steps 5, from its stored config): resuming it changes nothing.
   ASSERT_EQ(run({"--resume"}, &err), 0) << err;
-  std::ifstream in(out_.str("run/summary.json"));
-  auto summary = nlohmann::json::parse(in);
+  EXPECT_NE(err.find("has finished"), std::string::npos) << err;
+  EXPECT_EQ(fs::last_write_time(out_.str("run/checkpoint.last.bin")), before);
+  EXPECT_EQ(read_file(out_.str("run/summary.json")), summary0);
+  EXPECT_EQ(read_file(out_.str("run/command.txt")), commands0);
+  // A setting that is not a budget key may not change on resume; the refusal names it and writes nothing.
+  expect_error({"--resume", "--set", "model.cell.output=identity"}, "would change the run's model.cell.output");
+  expect_error({"--resume", "--set", "train.batch_size=3"}, "would change the run's train.batch_size");
+  EXPECT_EQ(read_file(out_.str("run/command.txt")), commands0);
+  // Repeating a stored value is fine, and a budget key continues the run with its own settings (tanh output).
+  ASSERT_EQ(run({"--resume", "--set", "model.cell.output=tanh", "--set", "train.max_steps=0"}, &err), 0) << err;
+  const auto summary = nlohmann::json::parse(read_file(out_.str("run/summary.json")));
   EXPECT_EQ(summary["stop_reason"], "max_epochs");
   EXPECT_GT(summary["steps"].get<long>(), 5);
+  const auto resolved = nlohmann::json::parse(read_file(out_.str("run/config.resolved.json")));
+  EXPECT_EQ(resolved["model"]["cell"]["output"], "tanh");
+  EXPECT_EQ(resolved["train"]["max_steps"], 0);
   ASSERT_EQ(run({"--eval-only"}, &err), 0) << err;
   EXPECT_TRUE(fs::exists(out_.str("run/eval.json")));
-  // command.txt keeps every invocation that ran (the start, the --resume, the --eval-only; not the refused
-  // fresh start). In-process the recorded command line is the test binary's, so count the entries.
+  // command.txt keeps every invocation that ran (the start, the continuing --resume with its --set lines, the
+  // --eval-only; not the refused or finished ones). In-process the recorded command line is the test binary's.
   const std::string cmds = read_file(out_.str("run/command.txt"));
   size_t entries = 0;
   for (size_t at = cmds.find("# cwd:"); at != std::string::npos; at = cmds.find("# cwd:", at + 1)) ++entries;
   EXPECT_EQ(entries, 3u) << cmds;
+  EXPECT_NE(cmds.find("# set: train.max_steps=0"), std::string::npos) << cmds;
+}
+
+TEST_F(LmCli, ResumeKeepsTheStoredSettingsWhenTheExperimentFileChanged) {
+  std::string err;
+  ASSERT_EQ(run({"--set", "train.max_steps=3"}, &err), 0) << err;
+  config_["train"]["optim"]["lr"] = 0.5;   // the file is edited after the run started
+  config_["model"]["cell"]["output"] = "tanh";
+  std::ofstream(cfg_.str("exp.json")) << config_.dump(2);
+  ASSERT_EQ(run({"--resume", "--set", "train.max_steps=6"}, &err), 0) << err;
+  EXPECT_NE(err.find("now differ at: "), std::string::npos) << err;
+  EXPECT_NE(err.find("model.cell.output"), std::string::npos) << err;
+  const auto resolved = nlohmann::json::parse(read_file(out_.str("run/config.resolved.json")));
+  EXPECT_EQ(resolved["model"]["cell"]["output"], "default");
+  EXPECT_DOUBLE_EQ(resolved["train"]["optim"]["lr"].get<double>(), 0.01);   // the smoke recipe's, as stored
+  EXPECT_EQ(resolved["train"]["max_steps"], 6);
 }
 
 TEST(LmGates, PearsonROnHandComputedSeries) {

@@ -60,7 +60,9 @@ TEST(LmRecipes, TensorFlowRecipeMatchesItsSource) {
     EXPECT_EQ(r.data.bptt, 35);
     EXPECT_EQ(r.data.loss, "sum_time_mean_batch");
     EXPECT_FALSE(r.run.source.empty()) << "a recipe names its source";
-    if (cell.rfind("atr", 0) == 0) EXPECT_EQ(r.model.cell.bias, "none");   // the authors' ATR has no bias
+    if (cell.rfind("atr", 0) == 0) {
+      EXPECT_EQ(r.model.cell.bias, "none");   // the authors' ATR has no bias
+    }
   }
 }
 
@@ -88,7 +90,9 @@ TEST(LmRecipes, PyTorchRecipeMatchesItsSource) {
     EXPECT_EQ(r.data.bptt, 35);
     EXPECT_EQ(r.data.eval_batch_size, 10);
     EXPECT_FALSE(r.run.source.empty());
-    if (cell.rfind("atr", 0) == 0) EXPECT_EQ(r.model.cell.bias, "both");   // p = Wx + b, q = Uh + d
+    if (cell.rfind("atr", 0) == 0) {
+      EXPECT_EQ(r.model.cell.bias, "both");   // p = Wx + b, q = Uh + d
+    }
   }
 }
 

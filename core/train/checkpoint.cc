@@ -233,7 +233,7 @@ LoadReport load_params(const std::string& path, ParamStore& store, LoadMode mode
     if (strict && !rep.not_in_store.empty()) os << "\n  unexpected (not in the model): " << list(rep.not_in_store);
     os << "\n  HINT: the checkpoint was written by a model with a different config; compare its embedded config "
           "(its header's \"config\") with this run's config.resolved.json"
-       << (strict ? ", or use --init-from for a partial load of the matching parameters" : "");
+       << (strict ? ", or start a new run in another out_dir (--set out_dir=...)" : "");
     TW_FAIL(os.str());
   }
   TW_CHECK(strict || !assign.empty(), "checkpoint ", path, ": no parameter of the model is in the file (the model has ",

@@ -35,7 +35,7 @@ inline constexpr std::uint32_t kCheckpointVersion = 1;
 
 enum class LoadMode {
   kStrict,    // names and shapes must match exactly, both ways (--resume, --eval-only)
-  kPartial,   // --init-from: load the params whose names are in both; the others are left (store) or
+  kPartial,   // (tools and tests) load the params whose names are in both; the others are left (store) or
               // ignored (file). A shape mismatch on a shared name is still an error; at least one must load.
 };
 

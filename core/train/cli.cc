@@ -1,5 +1,8 @@
 #include "train/cli.h"
 
+#include <cstdio>
+#include <filesystem>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -40,6 +43,96 @@ static std::vector<std::uint64_t> parse_seed_list(const std::string& flag, const
     start = comma + 1;
   }
   return seeds;
+}
+
+const std::vector<std::string>& resume_budget_keys() {
+  // The budget, the threads, and the two knobs that bring back a run stopped on a non-finite loss.
+  static const std::vector<std::string> keys = {"train.max_epochs", "train.max_steps", "train.max_minutes", "threads",
+                                                "train.optim.lr", "train.optim.clip_norm"};
+  return keys;
+}
+
+namespace {
+
+// The value at a dotted key path, or nullptr.
+const nlohmann::json* at_path(const nlohmann::json& root, const std::string& path) {
+  const nlohmann::json* node = &root;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = path.find('.', start);
+    const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!node->is_object() || !node->contains(part)) return nullptr;
+    node = &(*node)[part];
+    if (dot == std::string::npos) return node;
+    start = dot + 1;
+  }
+}
+
+// Leaves of `a` whose value differs from (or is absent in) `b`, as dotted paths.
+void differing_leaves(const nlohmann::json& a, const nlohmann::json& b, const std::string& prefix,
+                      std::vector<std::string>& out) {
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    const std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
+    const nlohmann::json* other = b.is_object() && b.contains(it.key()) ? &b[it.key()] : nullptr;
+    if (it.value().is_object() && other && other->is_object()) differing_leaves(it.value(), *other, path, out);
+    else if (!other || *other != it.value()) out.push_back(path);
+  }
+}
+
+bool is_budget_key(const std::string& key) {
+  const auto& keys = resume_budget_keys();
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+}  // namespace
+
+Experiment resume_experiment(const std::string& stored_path, const Experiment& fresh, const CliArgs& args) {
+  nlohmann::json stored;
+  try {
+    stored = nlohmann::json::parse(read_file(stored_path));
+  } catch (const nlohmann::json::exception& e) {
+    TW_FAIL("--resume: ", stored_path, " is not valid JSON (", e.what(), "); the run's settings cannot be recovered");
+  }
+  TW_CHECK(stored.is_object(), "--resume: ", stored_path, " is not a JSON object");
+  stored.erase("run");   // the typed copy of the top-level run keys (to_json(RunConfig)), not an experiment key
+  // The run lives where it was found (a moved or copied run folder continues in its new place).
+  stored["out_dir"] = std::filesystem::path(stored_path).parent_path().string();
+  std::vector<std::string> keep;   // this invocation's --set flags that apply on top of the stored settings
+  for (const auto& o : args.overrides) {
+    nlohmann::json probe = nlohmann::json::object();
+    const std::string key = apply_override(probe, o);
+    if (key == "out_dir" || key == "seed") continue;   // they locate the run: already resolved to this folder
+    // An object value (--set train.optim={...}) changes each of its leaves: budget leaves may change, the others
+    // must repeat the stored value.
+    const nlohmann::json* now = at_path(probe, key);
+    const nlohmann::json* was = at_path(stored, key);
+    std::vector<std::string> changed;
+    if (now && now->is_object() && was && was->is_object()) differing_leaves(*now, *was, key, changed);
+    else if (!now || !was || *now != *was) changed.push_back(key);
+    std::vector<std::string> refused;
+    for (const auto& c : changed)
+      if (!is_budget_key(c)) refused.push_back(c);
+    if (!refused.empty()) {
+      std::string allowed;
+      for (const auto& b : resume_budget_keys()) allowed += (allowed.empty() ? "" : ", ") + b;
+      const nlohmann::json* old_value = at_path(stored, refused.front());
+      TW_FAIL("--resume: --set ", o, " would change the run's ", refused.front(), " (",
+              old_value ? old_value->dump() : std::string("not set"), " in ", stored_path, "); a resumed run continues "
+              "with the settings it was started with, and only ", allowed, " may change (HINT: start a new run in ",
+              "another out_dir to change it)");
+    }
+    keep.push_back(o);
+  }
+  // The experiment file may have been edited since the run started: say where, and keep the stored values.
+  std::vector<std::string> diff;
+  differing_leaves(fresh.json(), stored, "", diff);
+  std::string note;
+  for (const auto& k : diff)
+    if (k != "out_dir" && k != "seed" && k != "threads" && !is_budget_key(k)) note += (note.empty() ? "" : ", ") + k;
+  if (!note.empty() && dist::is_root())
+    std::fprintf(stderr, "note: --resume continues with the settings stored in %s; the experiment file and --set "
+                 "flags now differ at: %s (ignored)\n", stored_path.c_str(), note.c_str());
+  return Experiment::from_json(std::move(stored), stored_path, keep);
 }
 
 void apply_seed(RunConfig& run, std::uint64_t seed) {

@@ -19,6 +19,7 @@
 #include "train/dist.h"
 #include "train/experiment.h"
 #include "train/json_reader.h"
+#include "train/run_dir.h"
 #include "train/trainer.h"
 
 namespace twin {
@@ -42,6 +43,14 @@ std::string cli_usage(const std::string& prog, const std::vector<std::string>& t
 // integer flags go through it, so they accept and refuse the same things with the same words.
 long parse_int_flag(const std::string& flag, const std::string& value, long lo, long hi,
                     const std::string& what = "an integer");
+// The keys a --resume may change (the run's budget and its thread count); every change is kept in command.txt.
+const std::vector<std::string>& resume_budget_keys();
+// --resume continues a run from the settings it was started with: the experiment is rebuilt from the run's
+// stored config.resolved.json (not from the experiment file, which may have changed, nor from the --set flags
+// of the first invocation, which need not be repeated). This invocation's --set flags apply on top when they
+// name a budget key (resume_budget_keys) or repeat the stored value; any other change is an Error naming the
+// key. out_dir and seed only locate the run. A note names the keys where the experiment file now differs.
+Experiment resume_experiment(const std::string& stored_path, const Experiment& fresh, const CliArgs& args);
 // --seed N: the run's seed becomes N and its folder <out_dir>_s<N>, so that the runs of one experiment with
 // several seeds sit side by side (results tables group them by the name without the suffix).
 void apply_seed(RunConfig& run, std::uint64_t seed);
@@ -62,6 +71,17 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
     RunConfig run = parse_run(root);
     if (args.threads > 0) run.threads = args.threads;
     if (!args.seeds.empty()) apply_seed(run, args.seeds.front());
+    if (args.resume && file_exists(RunDir::join(run.out_dir, "config.resolved.json"))) {
+      exp = resume_experiment(RunDir::join(run.out_dir, "config.resolved.json"), exp, args);
+      root = exp.reader();
+      const RunConfig stored = parse_run(root);
+      TW_CHECK(args.seeds.empty() || stored.seed == args.seeds.front(), "--resume: ", run.out_dir, " is a run of seed ",
+               stored.seed, ", not ", args.seeds.front());
+      const std::string folder = run.out_dir;   // where the run was found: it may have been moved or copied
+      run = stored;
+      run.out_dir = folder;
+      if (args.threads > 0) run.threads = args.threads;
+    }
     JsonReader train_r = root.child("train");
     TrainConfig tc = parse_train(train_r);
     train_r.finish();
@@ -99,6 +119,19 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       NamedMats state;
       Progress at;
       detail::load_last(last, task.params(), *make_optimizer(tc.optim), state, at);
+      // A run whose budget is spent has nothing left to train: say so and change nothing (no extra step, no
+      // rewritten summary). Raising a budget key with --set continues it.
+      const bool done = at.epoch > tc.max_epochs || (tc.max_steps > 0 && at.step >= tc.max_steps) ||
+                        (tc.max_minutes > 0 && at.elapsed_s >= 60 * tc.max_minutes) ||
+                        (tc.patience > 0 && at.stalled >= tc.patience);
+      if (done) {
+        if (lead)
+          std::fprintf(stderr, "%s: %s has finished (epoch %d, step %ld; max_epochs %d, max_steps %ld, max_minutes %g, "
+                       "patience %d): nothing to do, nothing changed (HINT: --set train.max_epochs=N or "
+                       "train.max_steps=N with --resume trains on)\n", prog, run.out_dir.c_str(), at.epoch - 1 +
+                       (at.batch > 0 ? 1 : 0), at.step, tc.max_epochs, tc.max_steps, tc.max_minutes, tc.patience);
+        return 0;
+      }
     }
     if (args.eval_only) load_params(best, task.params(), LoadMode::kStrict);
     if (!lead) {
