@@ -31,6 +31,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from run_files import OUTPUT_DIRS  # noqa: E402
 from significance import COLUMNS  # noqa: E402
 
 TOL = 1e-9
@@ -164,7 +165,6 @@ SCORERS = {
     "cws": ("segmented", seg_rows, "f1"),
     "lm": ("logprobs", lm_rows, "ppl"),
 }
-OUTPUT_DIRS = ("predictions", "segmented", "translations", "logprobs")
 
 
 def stats_text(kind, rows):

@@ -161,6 +161,19 @@ def load_runs(runs_dir, prefix, loader, script):
     return rows
 
 
+OUTPUT_DIRS = ("predictions", "segmented", "translations", "logprobs")
+
+
+def outputs_kept(d):
+    """True when the run folder keeps the system outputs its metrics were computed from (plots/rescore.py)."""
+    return any(os.path.isdir(os.path.join(d, o)) for o in OUTPUT_DIRS)
+
+
+def run_label(d):
+    """The run folder's name, with "outputs not kept" for runs from before outputs were kept."""
+    return f"`{os.path.basename(d)}`" + ("" if outputs_kept(d) else " (outputs not kept)")
+
+
 def number_or_none(x):
     """x if it is a number (not a bool), else None: table values a run may lack or hold in a wrong type."""
     return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
