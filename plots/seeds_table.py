@@ -13,13 +13,12 @@ outputs), so they need no data and no build. A difference is called ("†") only
 
 usage: seeds_table.py [--runs results/runs] [--out results/seeds.md]   (numpy, installed with matplotlib)
 """
-import argparse
 import os
 import re
 
 import numpy as np
 
-from run_files import RunError, cell_sort_key, csv_note, csv_path, read_json, report, write_csv, write_text
+from run_files import RunError, csv_note, csv_path, read_json, report, table_main, write_csv, write_text
 import significance as sig
 
 SCRIPT = "seeds_table.py"
@@ -194,13 +193,7 @@ def write(data, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--runs", default="results/runs")
-    ap.add_argument("--out", default="results/seeds.md")
-    a = ap.parse_args()
-    if not os.path.isdir(a.runs):
-        ap.error(f"--runs {a.runs}: no such directory")
-    write(load(a.runs), a.out)
+    table_main(__doc__, "results/seeds.md", load, write)
 
 
 if __name__ == "__main__":

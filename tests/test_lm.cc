@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "lm_gates.h"
@@ -50,19 +51,27 @@ TEST(LmData, BpttWindowsShiftTargetsByOneAndShortenTheLast) {
   EXPECT_THROW(window(d, 3, 2, in, tg), Error);
 }
 
-TEST(LmEval, PerplexityEqualsExpMeanNllOnAHandComputedCase) {
-  // Every weight zero and the output bias b = [0, ln 2, ln 3, 0]: p = [1, 2, 3, 1] / 7 at every position.
-  LmModelConfig cfg;
-  cfg.embed = 3;
-  cfg.layers = 1;
-  cfg.cell.type = "atr";
-  cfg.cell.hidden = 3;
+// Every weight zero and the output bias b = [0, ln 2, ln 3, 0]: p = [1, 2, 3, 1] / 7 at every position.
+struct HandLm {
   ParamStore store;
-  LmModel model(cfg, 4, store);
-  for (auto& p : store.all()) p->value.setZero();
-  Mat& b = store.get("lm/out/b").value;
-  b(0, 1) = static_cast<Real>(std::log(2.0));
-  b(0, 2) = static_cast<Real>(std::log(3.0));
+  std::unique_ptr<LmModel> model;
+  HandLm() {
+    LmModelConfig cfg;
+    cfg.embed = 3;
+    cfg.layers = 1;
+    cfg.cell.type = "atr";
+    cfg.cell.hidden = 3;
+    model = std::make_unique<LmModel>(cfg, 4, store);
+    for (auto& p : store.all()) p->value.setZero();
+    Mat& b = store.get("lm/out/b").value;
+    b(0, 1) = static_cast<Real>(std::log(2.0));
+    b(0, 2) = static_cast<Real>(std::log(3.0));
+  }
+};
+
+TEST(LmEval, PerplexityEqualsExpMeanNllOnAHandComputedCase) {
+  const HandLm hand;
+  const LmModel& model = *hand.model;
   // batch 2: columns {0,1,2,3,0} and {1,2,3,0,1}; predicted tokens 1,2,3,0 and 2,3,0,1 (two of each id).
   const Ids stream = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1};
   PplResult r = stream_perplexity(model, stream, 2, 3);
@@ -73,18 +82,8 @@ TEST(LmEval, PerplexityEqualsExpMeanNllOnAHandComputedCase) {
 }
 
 TEST(LmEval, PerSentenceLogProbabilitiesOnAHandComputedCase) {
-  // The model of the test above: p = [1, 2, 3, 1] / 7 for ids 0..3 at every position.
-  LmModelConfig cfg;
-  cfg.embed = 3;
-  cfg.layers = 1;
-  cfg.cell.type = "atr";
-  cfg.cell.hidden = 3;
-  ParamStore store;
-  LmModel model(cfg, 4, store);
-  for (auto& p : store.all()) p->value.setZero();
-  Mat& b = store.get("lm/out/b").value;
-  b(0, 1) = static_cast<Real>(std::log(2.0));
-  b(0, 2) = static_cast<Real>(std::log(3.0));
+  const HandLm hand;   // p = [1, 2, 3, 1] / 7 for ids 0..3 at every position
+  const LmModel& model = *hand.model;
   const Ids stream = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1};   // id 3 plays <eos>: sentences 0 1 2 3 | 0 1 2 3 | 0 1
   std::vector<double> nll;
   const PplResult r = stream_perplexity(model, stream, 2, 3, &nll);

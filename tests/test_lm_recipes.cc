@@ -36,30 +36,35 @@ Resolved resolve(const std::string& file) {
   return r;
 }
 
+// What both recipes share: 2 x 650, dropout 0.5, uniform(±0.08) everywhere, batch 20, BPTT 35, SGD, a source.
+void expect_common(const Resolved& r) {
+  EXPECT_EQ(r.model.layers, 2);
+  EXPECT_EQ(r.model.embed, 650);
+  EXPECT_EQ(r.model.cell.hidden, 650);
+  EXPECT_DOUBLE_EQ(r.model.dropout, 0.5);
+  EXPECT_EQ(r.model.dropout_kind, "standard");
+  EXPECT_DOUBLE_EQ(r.model.init_scale, 0.08);
+  EXPECT_EQ(r.model.cell.init, "uniform");
+  EXPECT_DOUBLE_EQ(r.model.cell.init_scale, 0.08);
+  EXPECT_EQ(r.train.optim.name, "sgd");
+  EXPECT_EQ(r.train.batch_size, 20);
+  EXPECT_EQ(r.data.bptt, 35);
+  EXPECT_FALSE(r.run.source.empty()) << "a recipe names its source";
+}
+
 TEST(LmRecipes, TensorFlowRecipeMatchesItsSource) {
   for (const std::string cell : {"atr", "atr_tanh", "lstm", "gru", "lrn"}) {
     SCOPED_TRACE(cell);
     const Resolved r = resolve(cell + "_atr_authors.json");
-    EXPECT_EQ(r.model.layers, 2);
-    EXPECT_EQ(r.model.embed, 650);
-    EXPECT_EQ(r.model.cell.hidden, 650);
+    expect_common(r);   // keep_prob 0.5, init_scale 0.08
     EXPECT_FALSE(r.model.tie);
-    EXPECT_DOUBLE_EQ(r.model.dropout, 0.5);   // keep_prob 0.5
-    EXPECT_EQ(r.model.dropout_kind, "standard");
-    EXPECT_DOUBLE_EQ(r.model.init_scale, 0.08);
-    EXPECT_EQ(r.model.cell.init, "uniform");
-    EXPECT_DOUBLE_EQ(r.model.cell.init_scale, 0.08);
-    EXPECT_EQ(r.train.optim.name, "sgd");
     EXPECT_DOUBLE_EQ(r.train.optim.lr, 0.6);
     EXPECT_DOUBLE_EQ(r.train.optim.clip_norm, 5.0);
     EXPECT_EQ(r.train.schedule.type, "step_decay");
     EXPECT_EQ(r.train.schedule.start_epoch, 11);   // 10 epochs at 0.6, then /1.15 per epoch
     EXPECT_NEAR(r.train.schedule.factor, 1 / 1.15, 1e-15);
     EXPECT_EQ(r.train.max_epochs, 39);
-    EXPECT_EQ(r.train.batch_size, 20);
-    EXPECT_EQ(r.data.bptt, 35);
     EXPECT_EQ(r.data.loss, "sum_time_mean_batch");
-    EXPECT_FALSE(r.run.source.empty()) << "a recipe names its source";
     if (cell.rfind("atr", 0) == 0) {
       EXPECT_EQ(r.model.cell.bias, "none");   // the authors' ATR has no bias
     }
@@ -70,15 +75,9 @@ TEST(LmRecipes, PyTorchRecipeMatchesItsSource) {
   for (const std::string cell : {"atr", "atr_tanh", "lstm", "gru", "lrn"}) {
     SCOPED_TRACE(cell);
     const Resolved r = resolve(cell + "_atr_authors_pytorch.json");
-    EXPECT_EQ(r.model.layers, 2);
-    EXPECT_EQ(r.model.embed, 650);
-    EXPECT_EQ(r.model.cell.hidden, 650);
+    expect_common(r);
     EXPECT_TRUE(r.model.tie);
-    EXPECT_DOUBLE_EQ(r.model.dropout, 0.5);
-    EXPECT_DOUBLE_EQ(r.model.init_scale, 0.08);
-    EXPECT_DOUBLE_EQ(r.model.cell.init_scale, 0.08);
     EXPECT_EQ(r.data.loss, "mean_token");
-    EXPECT_EQ(r.train.optim.name, "sgd");
     EXPECT_DOUBLE_EQ(r.train.optim.lr, 20.0);
     EXPECT_DOUBLE_EQ(r.train.optim.clip_norm, 0.25);
     EXPECT_EQ(r.train.schedule.type, "plateau");   // lr /= 4 after an epoch whose dev loss did not improve
@@ -86,10 +85,7 @@ TEST(LmRecipes, PyTorchRecipeMatchesItsSource) {
     EXPECT_EQ(r.train.schedule.patience, 0);
     EXPECT_EQ(r.train.eval_every, 0);              // dev once per epoch, as the source
     EXPECT_EQ(r.train.max_epochs, 50);
-    EXPECT_EQ(r.train.batch_size, 20);
-    EXPECT_EQ(r.data.bptt, 35);
     EXPECT_EQ(r.data.eval_batch_size, 10);
-    EXPECT_FALSE(r.run.source.empty());
     if (cell.rfind("atr", 0) == 0) {
       EXPECT_EQ(r.model.cell.bias, "both");   // p = Wx + b, q = Uh + d
     }
