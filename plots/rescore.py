@@ -23,15 +23,18 @@ agrees, 1 on any difference (each named: run, split, metric, both values), 77 wh
 re-scored because no data is prepared, 2 on bad usage.
 """
 import argparse
+import collections
 import gzip
 import json
 import math
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from run_files import OUTPUT_DIRS  # noqa: E402
+import significance as sig  # noqa: E402
 from significance import COLUMNS  # noqa: E402
 
 TOL = 1e-9
@@ -158,12 +161,91 @@ def lm_rows(run, task, root, cfg, split):
     return rows, {"ppl": math.exp(-total_lp / tokens), "tokens": float(tokens)}
 
 
+def ngrams(words, n):
+    return collections.Counter(tuple(words[i:i + n]) for i in range(len(words) - n + 1))
+
+
+def bleu_row(hyp, ref):
+    """Sufficient statistics of one sentence against one reference (token lists): hyp_len ref_len m1 t1 .. m4 t4,
+    clipped n-gram matches (Papineni et al. 2002; sacreBLEU's and multi-bleu.perl's counting)."""
+    row = [len(hyp), len(ref)]
+    for n in range(1, 5):
+        h, r = ngrams(hyp, n), ngrams(ref, n)
+        row += [sum(min(c, r[g]) for g, c in h.items()), max(len(hyp) - n + 1, 0)]
+    return row
+
+
+_13A = [(re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),   # sacreBLEU's tokenizer_13a.py
+        (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+        (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+        (re.compile(r"([0-9])(-)"), r"\1 \2 ")]
+
+
+def tokenize_13a(line):
+    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    line = f" {line} "
+    for pattern, repl in _13A:
+        line = pattern.sub(repl, line)
+    return line.split()
+
+
+def nmt_entry(run, root, cfg, entry, split):
+    """(rows, {"bleu", "sacrebleu"}) of translations/<entry>.<tgt> (+ .detok.) against the split's references:
+    tokenised lowercased BLEU (multi-bleu.perl's convention, tokenize none) and sacreBLEU 13a lowercased."""
+    d = cfg["data"]
+    tgt = d["tgt"]
+    hyp_path = os.path.join(run, "translations", f"{entry}.{tgt}")
+    ref_path = reference(root, cfg, f"{split}.tok.{tgt}")
+    hyps, refs = read_lines(hyp_path), read_lines(ref_path)
+    if len(hyps) != len(refs):
+        raise Bad(f"{hyp_path}: {len(hyps)} translations for the {len(refs)} references of {ref_path}")
+    rows = [bleu_row(h.lower().split(), r.lower().split()) for h, r in zip(hyps, refs)]
+    out = {"bleu": sig.metric("bleu", rows)}
+    detok_path = os.path.join(run, "translations", f"{entry}.detok.{tgt}")
+    raw_path = os.path.join(root, d["dir"], f"{split}.raw.{tgt}")
+    if os.path.exists(detok_path) or os.path.exists(detok_path + ".gz"):
+        raws = read_lines(reference(root, cfg, f"{split}.raw.{tgt}"))
+        dets = read_lines(detok_path)
+        if len(dets) != len(raws):
+            raise Bad(f"{detok_path}: {len(dets)} translations for the {len(raws)} references of {raw_path}")
+        srows = [bleu_row(tokenize_13a(h.lower()), tokenize_13a(r.lower())) for h, r in zip(dets, raws)]
+        out["sacrebleu"] = sig.metric("bleu", srows)
+    return rows, out
+
+
+def nmt_rows(run, task, root, cfg, split):
+    """NMT: every entry of summary["translations"] is re-scored (checked inside); the rows and metrics returned
+    are those of the dev or test split's entry at the run's beam, compared with summary["dev"] / ["test"]."""
+    with open(os.path.join(run, "summary.json"), encoding="utf-8") as f:
+        summary = json.load(f)
+    name = cfg["data"]["dev"] if split == "dev" else cfg["data"]["test"]
+    entries = summary.get("translations", {})
+    for entry, m in entries.items():
+        if entry == name:
+            continue
+        _, got = nmt_entry(run, root, cfg, entry, m.get("split", entry))
+        for k, v in got.items():
+            if k in m and abs(v - m[k]) > TOL * max(1.0, abs(m[k])):
+                raise Bad(f"translations {entry}: {k}: summary.json says {m[k]!r}, the kept outputs give {v!r}")
+    if name not in entries:
+        raise Bad(f"summary.json has no translations entry {name!r} (runs from before dev translations were kept)")
+    rows, got = nmt_entry(run, root, cfg, name, name)
+    m = entries[name]
+    if "sacrebleu" in got and "sacrebleu" in m and abs(got["sacrebleu"] - m["sacrebleu"]) > TOL * max(1.0, m["sacrebleu"]):
+        raise Bad(f"translations {name}: sacrebleu: summary.json says {m['sacrebleu']!r}, the kept outputs give "
+                  f"{got['sacrebleu']!r}")
+    return rows, {"bleu": got["bleu"]}
+
+
 # task -> (the folder its outputs are kept in, the rows-and-metrics function, the stats kind)
 SCORERS = {
     "classify": ("predictions", label_rows, "accuracy"),
     "snli": ("predictions", label_rows, "accuracy"),
     "cws": ("segmented", seg_rows, "f1"),
     "lm": ("logprobs", lm_rows, "ppl"),
+    "nmt": ("translations", nmt_rows, "bleu"),
 }
 
 

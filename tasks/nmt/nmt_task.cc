@@ -149,7 +149,7 @@ Metrics NmtTask::evaluate(Split split) {
               {"ppl", perplexity(dev ? dev_ : test_)},
               {"beam", sc.beam},
               {"decode_tokens_s", s.metrics.at("decode_tokens_s")}};
-  if (!dev) last_test_ = std::move(s);
+  (dev ? last_dev_ : last_test_) = std::move(s);
   return m;
 }
 
@@ -173,13 +173,15 @@ void NmtTask::finish(const std::string& run_dir, nlohmann::json& summary) {
                  s.metrics.at("bleu_str").get<std::string>().c_str());
     results[split] = s.metrics;
   };
+  // Every evaluated set's outputs are kept under the name of its entry in summary["translations"], so that
+  // plots/rescore.py re-scores each number from them: <entry>.<tgt> (tokenised) and <entry>.detok.<tgt>.
   report(data_.test, last_test_);
+  if (!last_dev_.hyps.empty()) report(data_.dev, last_dev_);   // the best model's dev translation (dev_beam)
   // Decoding speed at beam 1 (Table 4 reports both) on the test split.
   SearchConfig greedy = dec_.search;
   greedy.beam = 1;
   greedy.nbest = 1;
-  Scored g1 = translate_and_score(data_.test, test_, greedy);
-  results[data_.test + "_beam1"] = g1.metrics;
+  report(data_.test + "_beam1", translate_and_score(data_.test, test_, greedy));
   for (const auto& split : data_.extra_tests) {
     const Parallel p = read_parallel(split_path(data_, split, data_.src), split_path(data_, split, data_.tgt),
                                      *sp_.src, *sp_.tgt, data_, false, nullptr);

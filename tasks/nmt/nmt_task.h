@@ -77,7 +77,7 @@ class NmtTask {
   dist::Shard shard_;   // one process: everything
   ParamStore store_;
   std::unique_ptr<RnnSearch> model_;
-  Scored last_test_;                   // the final test evaluation, written out by finish()
+  Scored last_test_, last_dev_;        // the final test and dev evaluations, written out by finish()
 };
 
 }  // namespace twin::nmt

@@ -127,6 +127,32 @@ class Rescore(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("3 tokens", text)   # sentence 2 has one word + <eos>: at most 2 scored
 
+    def test_nmt_bleu_by_hand(self):
+        # test: sentence 1 exact (5 words), sentence 2 "a b c d" for "a b c e": n-gram matches / totals
+        # 8/9, 6/7, 4/5, 2/3 at equal lengths (9 and 9), so BLEU = 100 (8/9 * 6/7 * 4/5 * 2/3)^(1/4).
+        bleu = 100 * (8 / 9 * 6 / 7 * 4 / 5 * 2 / 3) ** 0.25
+        write(os.path.join(self.root, "data/mt/test.tok.de"), "a b c d e\na b c e\n")
+        write(os.path.join(self.root, "data/mt/val.tok.de"), "x y z w\n")
+        # raw references: sacreBLEU's 13a tokenisation splits the comma and the final period off, lowercased
+        write(os.path.join(self.root, "data/mt/val.raw.de"), "Ein Hund, der läuft.\n")
+        make_run(self.root, "nmt_x_s1", "nmt", {"dir": "data/mt", "tgt": "de", "dev": "val", "test": "test"},
+                 {"dev": {"bleu": 100.0}, "test": {"bleu": bleu},
+                  "translations": {"test": {"split": "test", "bleu": bleu},
+                                   "test_beam1": {"split": "test", "bleu": 0.0},
+                                   "val": {"split": "val", "bleu": 100.0, "sacrebleu": 100.0}}},
+                 {"translations/test.de": "a b c d e\na b c d\n", "translations/test_beam1.de": "q\nq\n",
+                  "translations/val.de": "X Y Z W\n", "translations/val.detok.de": "ein hund , der läuft .\n"})
+        rc, text = self.run_rescore("--write-stats")
+        self.assertEqual(rc, 0, text)
+        with open(os.path.join(self.root, "results/runs/nmt_x_s1/stats/test.tsv"), encoding="utf-8") as f:
+            self.assertEqual(f.read().splitlines()[1:], ["5\t5\t5\t5\t4\t4\t3\t3\t2\t2", "4\t4\t3\t4\t2\t3\t1\t2\t0\t1"])
+        # a changed number of another evaluated set is named too
+        d = os.path.join(self.root, "results/runs/nmt_x_s1")
+        write(os.path.join(d, "translations", "test_beam1.de"), "a b c d e\na b c e\n")
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 1)
+        self.assertIn("translations test_beam1: bleu: summary.json says 0.0, the kept outputs give 100.0", text)
+
     def test_runs_without_outputs_and_without_data(self):
         make_run(self.root, "classify_old", "classify", {"dir": "data/sst", "dev": "dev", "test": "test"},
                  {"dev": {"accuracy": 0.5}, "test": {"accuracy": 0.5}}, {})
