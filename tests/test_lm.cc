@@ -307,6 +307,28 @@ TEST_F(LmCli, TrainsResumesAndRefusesToOverwriteARun) {
   EXPECT_NE(cmds.find("# set: train.max_steps=0"), std::string::npos) << cmds;
 }
 
+TEST_F(LmCli, HelpAndVersionExitZero) {
+  for (const char* flag : {"--help", "-h", "--version"}) {
+    std::vector<std::string> args = {"lm", flag};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    ::testing::internal::CaptureStdout();
+    const int rc = run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm");
+    const std::string out = ::testing::internal::GetCapturedStdout();
+    EXPECT_EQ(rc, 0) << flag;
+    if (std::string(flag) == "--version") {
+      EXPECT_NE(out.find("lm (twinrnn "), std::string::npos) << out;
+      EXPECT_NE(out.find(", git "), std::string::npos) << out;
+      EXPECT_NE(out.find("matrix products: Eigen"), std::string::npos) << out;
+    } else {
+      EXPECT_EQ(out.rfind("usage: lm <experiment.json>", 0), 0u) << out;
+      for (const char* opt : {"--resume", "--seeds", "--dump-gates", "experiments/README.md"})
+        EXPECT_NE(out.find(opt), std::string::npos) << opt << " missing from --help:\n" << out;
+    }
+  }
+  EXPECT_FALSE(fs::exists(out_.str("run")));   // neither touches a run folder
+}
+
 TEST_F(LmCli, ResumeKeepsTheStoredSettingsWhenTheExperimentFileChanged) {
   std::string err;
   ASSERT_EQ(run({"--set", "train.max_steps=3"}, &err), 0) << err;

@@ -1,12 +1,14 @@
 #include "train/cli.h"
 
-#include <cstdio>
-#include <filesystem>
-
+#include <Eigen/Core>
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+
+#include "twin_version.h"   // generated at build time (cmake/version.cmake)
 
 namespace twin {
 
@@ -15,6 +17,46 @@ std::string cli_usage(const std::string& prog, const std::vector<std::string>& t
                   " <experiment.json> [--set key=value ...] [--resume] [--eval-only] [--threads N] [--seed N | --seeds N,N,...]";
   for (const auto& f : task_flags) u += " [" + f + " N]";
   return u;
+}
+
+std::string cli_help(const std::string& prog, const std::vector<std::string>& task_flags, const std::string& extra) {
+  std::string h = cli_usage(prog, task_flags) + "\n\n";
+  h += "Trains the experiment (one JSON file) into its run folder (out_dir, default runs/<name>), then evaluates the best\n"
+       "dev model on dev and test and writes summary.json beside the outputs its metrics come from.\n\n"
+       "Options:\n"
+       "  --set key.path=value  override any experiment key (JSON value: 1, true, \"text\", [1,2], {...})\n"
+       "  --resume              continue the run in out_dir from its checkpoint, with the settings stored in its\n"
+       "                        config.resolved.json; only train.max_epochs, train.max_steps, train.max_minutes,\n"
+       "                        threads, train.optim.lr and train.optim.clip_norm may change\n"
+       "  --eval-only           evaluate the run's best model (model.best.bin) into eval.json\n"
+       "  --threads N           threads for this invocation (default: the experiment's \"threads\")\n"
+       "  --seed N              run with seed N in <out_dir>_s<N>\n"
+       "  --seeds N,N,...       one run per seed, one after another (<out_dir>_s<N> each)\n";
+  for (const auto& f : task_flags) h += "  " + f + " N" + std::string(f.size() < 18 ? 18 - f.size() : 1, ' ') + "(this task's own flag; see README)\n";
+  h += "  --help, -h            this text\n"
+       "  --version             version, git revision and matrix-product backends\n";
+  if (!extra.empty()) h += "\n" + extra;
+  h += "\nExperiment keys: experiments/README.md and the task's section of README.md; config.resolved.json in a run\n"
+       "folder lists every key with the value used (defaults included). Exit codes: 0 done, 2 bad input (one line\n"
+       "naming the file or key), 3 non-finite loss (checkpoint kept), 130 stopped by a signal (resume with --resume).\n";
+  return h;
+}
+
+std::string version_text(const std::string& prog) {
+#ifndef TW_VERSION
+#define TW_VERSION "unknown"
+#endif
+  std::string gemm = "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
+                     std::to_string(EIGEN_MINOR_VERSION);
+#ifdef TW_HAVE_OPENBLAS
+  gemm += " + OpenBLAS (large products)";
+#endif
+#ifdef TW_HAVE_BLIS
+  gemm += " + BLIS (thin products)";
+#endif
+  const char* mpi = dist::built_with_mpi() ? ", MPI data-parallel training" : "";
+  return prog + " (twinrnn " + TW_VERSION + ", git " + TW_GIT_REVISION + "), matrix products: " + gemm + mpi +
+         ", " + (sizeof(Real) == 4 ? "float32" : "float64") + "\n";
 }
 
 long parse_int_flag(const std::string& flag, const std::string& value, long lo, long hi, const std::string& what) {
@@ -150,7 +192,14 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
   };
   for (int i = 1; i < argc; ++i) {
     const std::string s = argv[i];
-    if (s == "--help" || s == "-h") TW_FAIL(usage);
+    if (s == "--help" || s == "-h") {
+      a.help = true;
+      return a;   // whatever else was given: the help is what was asked for
+    }
+    if (s == "--version") {
+      a.version = true;
+      return a;
+    }
     if (s == "--set") {
       const std::string kv = value(i, s);
       TW_CHECK(kv.find('=') != std::string::npos, "--set expects key=value, got '", kv, "'");
@@ -169,7 +218,8 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
     } else if (std::find(task_flags.begin(), task_flags.end(), s) != task_flags.end()) {
       a.task_flags[s] = value(i, s);
     } else if (s.rfind("--", 0) == 0) {
-      std::vector<std::string> known = {"--set", "--resume", "--eval-only", "--threads", "--seed", "--seeds", "--help"};
+      std::vector<std::string> known = {"--set", "--resume", "--eval-only", "--threads", "--seed", "--seeds", "--help",
+                                        "--version"};
       known.insert(known.end(), task_flags.begin(), task_flags.end());
       const std::string guess = closest_name(s, known);
       TW_FAIL("unknown option '", s, "'", guess.empty() ? "" : " (did you mean '" + guess + "'?)", "; ", usage);

@@ -31,6 +31,8 @@ struct CliArgs {
   bool eval_only = false;
   int threads = 0;                           // 0: from the experiment
   std::vector<std::uint64_t> seeds;          // --seed / --seeds; empty: the experiment's seed and out_dir
+  bool help = false;                         // --help / -h: print cli_help() and exit 0
+  bool version = false;                      // --version: print version_text() and exit 0
   std::map<std::string, std::string> task_flags;   // --flag value, for flags the task declares
   std::string command_line;
 };
@@ -38,6 +40,11 @@ struct CliArgs {
 // task_flags: the extra flags the task accepts (each takes one value). Throws Error with usage on misuse.
 CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vector<std::string>& task_flags);
 std::string cli_usage(const std::string& prog, const std::vector<std::string>& task_flags);
+// --help: the usage line, every option, the task's own modes (`extra`, e.g. nmt's translate/average/bench) and
+// where the experiment keys are documented.
+std::string cli_help(const std::string& prog, const std::vector<std::string>& task_flags, const std::string& extra = "");
+// --version: "<prog> (twinrnn X.Y.Z, git <rev>), GEMM: ..." with the product backends this build routes to.
+std::string version_text(const std::string& prog);
 // One integer command-line value, the whole of it (std::stoi takes "5x" as 5 and throws its own exception on
 // "abc"), in [lo, hi]; otherwise an Error "<flag> expects <what> in [lo, hi], got '<value>'". Every binary's
 // integer flags go through it, so they accept and refuse the same things with the same words.
@@ -184,6 +191,13 @@ int run_main(int argc, char** argv, const char* prog) {
   const bool lead = dist::is_root();   // rank 0 (or the only process)
   try {
     const CliArgs args = parse_cli(argc, argv, prog, TaskT::flags());
+    if (args.help || args.version) {
+      std::string extra;
+      if constexpr (requires { TaskT::help_modes(); }) extra = TaskT::help_modes();
+      if (lead) std::printf("%s", args.help ? cli_help(prog, TaskT::flags(), extra).c_str() : version_text(prog).c_str());
+      dist::finalize();
+      return 0;
+    }
     install_stop_signals();
     int rc = 0;
     if (args.seeds.size() <= 1) {

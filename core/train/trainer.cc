@@ -202,16 +202,19 @@ std::string hms(double s) {
 }  // namespace
 
 void print_progress(const Progress& p, size_t batch, size_t n_batches, double loss, double lr, double gnorm,
-                    double units_per_s, double eta_s, bool tty) {
+                    double units_per_s, double eta_s, bool tty,
+                    const char* loss_name, bool show_ppl) {
   const double frac = static_cast<double>(batch) / static_cast<double>(n_batches);
   std::string bar;
   if (tty) {   // a live bar, redrawn in place with \r
     const int width = 20, full = static_cast<int>(frac * width);
     bar = "[" + std::string(static_cast<size_t>(full), '#') + std::string(static_cast<size_t>(width - full), '.') + "] ";
   }
-  std::fprintf(stderr, "%s%sepoch %d %5.1f%% | step %ld | loss %.4f ppl %.2f | lr %.4g | gnorm %.3g | %.0f units/s | ETA %s%s",
-               tty ? "\r" : "", bar.c_str(), p.epoch, 100.0 * frac, p.step, loss, std::exp(std::min(loss, 50.0)), lr,
-               gnorm, units_per_s, hms(eta_s).c_str(), tty ? "   " : "\n");
+  char ppl[32] = "";
+  if (show_ppl) std::snprintf(ppl, sizeof ppl, " ppl %.2f", std::exp(std::min(loss, 50.0)));
+  std::fprintf(stderr, "%s%sepoch %d %5.1f%% | step %ld | %s %.4f%s | lr %.4g | gnorm %.3g | %.0f units/s | ETA %s%s",
+               tty ? "\r" : "", bar.c_str(), p.epoch, 100.0 * frac, p.step, loss_name, loss, ppl, lr, gnorm,
+               units_per_s, hms(eta_s).c_str(), tty ? "   " : "\n");
   std::fflush(stderr);
 }
 

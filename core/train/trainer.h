@@ -53,7 +53,8 @@ void save_last(const std::string& path, ParamStore& store, const Optimizer& opt,
                const Progress& p, const nlohmann::json& config);
 void load_last(const std::string& path, ParamStore& store, Optimizer& opt, NamedMats& task_state, Progress& p);
 void print_progress(const Progress& p, size_t batch, size_t n_batches, double loss, double lr, double gnorm,
-                    double units_per_s, double eta_s, bool tty);
+                    double units_per_s, double eta_s, bool tty,
+                    const char* loss_name = "loss", bool show_ppl = true);
 void print_eval(Split s, const Metrics& m, long step, int epoch);
 bool stderr_is_tty();
 // Data-parallel runs (train/dist.h): the full task state from every rank's rows (rank order), on rank 0.
@@ -251,7 +252,10 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
         const double ups = window_units / secs;
         const double left = static_cast<double>(n_batches - p.batch - 1) +
                             static_cast<double>(tc.max_epochs - p.epoch) * static_cast<double>(n_batches);
-        const double eta = left * secs / static_cast<double>(std::max(1L, window_steps));
+        double eta = (tc.max_steps > 0 ? std::min(left, static_cast<double>(tc.max_steps - p.step)) : left) * secs /
+                     static_cast<double>(std::max(1L, window_steps));
+        // A time budget (the demo's 5 minutes) ends the run before the recipe's last epoch: count down to it.
+        if (tc.max_minutes > 0) eta = std::min(eta, std::max(0.0, 60 * tc.max_minutes - (p.elapsed_s + wall.seconds())));
         const double wl = window_units > 0 ? window_loss / window_units : 0;
         nlohmann::json row = {{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
                               {"grad_norm", gnorm}, {"units_s", ups}, {"elapsed_s", p.elapsed_s + wall.seconds()}};
@@ -260,7 +264,16 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
           if (root) row.update(task.log_extras());
         }
         log_append(row);
-        if (!quiet) detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty);
+        if (!quiet) {
+          // The task's own training objective: a cross-entropy shows its perplexity too, a hinge loss does not.
+          const char* loss_name = "loss";
+          bool show_ppl = true;
+          if constexpr (requires { task.progress_loss_name(); }) {
+            loss_name = task.progress_loss_name();
+            show_ppl = std::string(loss_name) == "nll";
+          }
+          detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty, loss_name, show_ppl);
+        }
         window_loss = window_units = 0;
         window_steps = 0;
         window_clock.reset();

@@ -25,6 +25,8 @@ class CwsTask {
   // Data-parallel (core/train/dist.h): this rank computes its share of each batch; the loss keeps the
   // full batch\'s denominator, so the gradients summed over ranks are the full batch\'s.
   void set_shard(const dist::Shard& s) { shard_ = s; }
+  // The progress line names the objective: "hinge" (max-margin, no perplexity) or "nll".
+  const char* progress_loss_name() const { return mcfg_.objective == "nll" ? "nll" : "hinge"; }
   Metrics evaluate(Split split);
   NamedMats save_state() const { return {}; }
   void load_state(const NamedMats&) {}

@@ -38,6 +38,16 @@ class NmtTask {
  public:
   NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {}; }
+  // nmt's modes besides training, for --help (tasks/nmt/nmt_cli.h has their options).
+  static std::string help_modes() {
+    return "Modes:\n"
+           "  nmt translate <run|model.bin> [more models: an ensemble] [--beam N] [--nbest N] [--normalize none|length|gnmt]\n"
+           "                [--alpha A] [--batch N] [--split NAME | --input FILE] [--output FILE] [--attention FILE]\n"
+           "                [--scores FILE.json]      decode stdin, a file or a prepared split (scored with BLEU)\n"
+           "  nmt average <run> [--last K] [--out FILE]   mean of the last K snapshots -> <run>/model.avg.bin\n"
+           "  nmt bench <experiment.json> [--cells a,b] [--steps N] [--sentences N] [--threads N] [--out PREFIX]\n"
+           "                                           training and decoding speed per cell (Table 4)\n";
+  }
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
