@@ -9,7 +9,7 @@
 #include "train/cli.h"
 #include "train/config.h"
 #include "train/experiment.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 #include "train/run_dir.h"
 
 namespace twin {

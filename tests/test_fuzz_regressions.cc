@@ -18,7 +18,7 @@
 #include "train/checkpoint.h"
 #include "train/config.h"
 #include "train/experiment.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 #include "train/progress.h"
 #include "train/run_dir.h"
 

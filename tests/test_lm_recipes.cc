@@ -9,7 +9,7 @@
 #include "lm_model.h"
 #include "train/config.h"
 #include "train/experiment.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin::lm {
 namespace {

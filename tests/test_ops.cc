@@ -17,7 +17,7 @@
 
 #include "graph/init.h"
 #include "base/threads.h"
-#include "ops/gemm_blis.h"
+#include "base/gemm_blis.h"
 #include "ops/ops.h"
 
 namespace twin {

@@ -1,8 +1,8 @@
-// The op/product profiler (graph/profile.h): off by default and then records nothing; on, it attributes
+// The op/product profiler (base/profile.h): off by default and then records nothing; on, it attributes
 // forward and backward calls to the right ops and counts every product once per call with its shape.
 #include <gtest/gtest.h>
 
-#include "graph/profile.h"
+#include "base/profile.h"
 #include "ops/ops.h"
 #include "test_util.h"
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nn/embedding.h"
+#include "nn/text_embeddings.h"
 #include "snli_data.h"
 #include "test_util.h"
 
@@ -120,7 +121,7 @@ TEST(SnliData, VocabularyHasSpecialsFirstAndHonoursMinCount) {
   EXPECT_EQ(build_vocab(train, c).size(), 4);
 }
 
-// The pretrained-embeddings step both tasks share (data/labelled_text.h load_text_embeddings); the GloVe
+// The pretrained-embeddings step both tasks share (nn/text_embeddings.h load_text_embeddings); the GloVe
 // format itself (header, tabs, CRLF, duplicates, words with spaces, bad numbers) is Embedding::load_glove's,
 // tested in test_nn.cc.
 TEST(SnliData, PretrainedEmbeddingsSetRowsOfVocabularyWords) {

@@ -2,7 +2,7 @@
 
 #include <Eigen/Core>
 
-#include "ops/gemm_blis.h"
+#include "base/gemm_blis.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif

@@ -4,11 +4,6 @@
 #include <filesystem>
 
 #include "base/check.h"
-// The one data file that reaches into nn. It cannot be the other way round: nn belongs to the engine that
-// core/CMakeLists.txt also builds in double precision for the gradient checks, without data/, so Embedding
-// must not know Vocab. data, like train, sits outside that engine and may use it; only this .cc includes
-// it, so data headers stay free of the graph.
-#include "nn/embedding.h"
 
 namespace twin {
 
@@ -51,18 +46,6 @@ void lowercase_ascii(std::vector<std::string>& tokens) {
 
 Vocab build_text_vocab(const TokenCounts& counts, const TextDataConfig& c) {
   return Vocab::from_counts(counts, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, c.min_count, c.max_vocab});
-}
-
-long load_text_embeddings(const TextDataConfig& c, const Vocab& vocab, Embedding& emb) {
-  if (c.embeddings.empty()) return 0;
-  // Checked here, before load_glove's plain "cannot open", to tell a user what the setting wants.
-  TW_CHECK(std::filesystem::exists(c.embeddings), "embeddings file ", c.embeddings, " not found (data.embeddings: "
-           "a GloVe text file such as glove.840B.300d.txt, or \"\" for random initialisation)");
-  TW_CHECK(emb.vocab_size() == vocab.size(), "load_text_embeddings: the embedding table has ", emb.vocab_size(),
-           " rows, the vocabulary ", vocab.size(), " words (one row per vocabulary word)");
-  // vocab.find, not vocab.id: an unknown word must be skipped, not loaded into the <unk> row.
-  const PretrainedStats st = emb.load_glove(c.embeddings, [&vocab](const std::string& w) { return vocab.find(w); });
-  return static_cast<long>(st.found);
 }
 
 }  // namespace twin

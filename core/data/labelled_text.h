@@ -9,7 +9,7 @@
 
 #include "base/rng.h"
 #include "data/vocab.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin {
 
@@ -45,10 +45,5 @@ void lowercase_ascii(std::vector<std::string>& tokens);
 // appearance), those below c.min_count dropped, cut to c.max_vocab entries. Frozen; unknown words -> <unk>.
 Vocab build_text_vocab(const TokenCounts& counts, const TextDataConfig& c);
 
-// Loads c.embeddings (if not "") into the rows of `emb` ([vocab.size(), d]) of the vocabulary words it
-// holds, with Embedding::load_glove (GloVe text, word2vec header, tabs, CRLF, words with spaces; errors name
-// file and line); returns how many rows were set, 0 for "". A missing file is an error saying what
-// data.embeddings expects.
-long load_text_embeddings(const TextDataConfig& c, const Vocab& vocab, Embedding& emb);
 
 }  // namespace twin

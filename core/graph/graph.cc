@@ -2,8 +2,8 @@
 
 #include "base/threads.h"
 
-#include "graph/profile.h"
-#include "ops/linalg.h"
+#include "base/profile.h"
+#include "base/gemm.h"
 
 namespace twin {
 

@@ -25,7 +25,7 @@
 
 #include "base/real.h"
 #include "graph/param.h"
-#include "train/config.h"
+#include "optim/optim_config.h"
 
 namespace twin {
 

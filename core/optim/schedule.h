@@ -22,7 +22,7 @@
 // min_lr floors every decay (step_decay, halving, plateau, the rsqrt tail, gnmt's decay); warmup ramps start
 // below it on purpose and are not floored; constant returns lr0.
 #pragma once
-#include "train/config.h"
+#include "optim/optim_config.h"
 
 namespace twin {
 

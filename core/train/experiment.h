@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin {
 

@@ -14,7 +14,7 @@
 #include "data/batch.h"
 #include "data/labelled_text.h"
 #include "data/vocab.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin::classify {
 

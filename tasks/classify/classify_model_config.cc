@@ -2,7 +2,7 @@
 // double-precision gradient checks can compile the model without the training library).
 #include "classify_model.h"
 #include "train/config.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin::classify {
 

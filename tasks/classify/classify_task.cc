@@ -7,6 +7,7 @@
 #include "classify_memory.h"
 #include "data/text.h"
 #include "eval/labels.h"
+#include "nn/text_embeddings.h"
 #include "ops/ops.h"
 
 namespace twin::classify {

@@ -10,7 +10,7 @@
 #include "base/rng.h"
 #include "data/batch.h"
 #include "data/vocab.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin::cws {
 

@@ -5,7 +5,7 @@
 
 #include "base/check.h"
 #include "data/text.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin::lm {
 

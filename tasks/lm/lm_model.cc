@@ -4,7 +4,7 @@
 #include "ops/ops.h"
 #include "rnn/cell_factory.h"
 #include "train/config.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin::lm {
 

@@ -9,7 +9,7 @@
 #include "data/text.h"
 #include "train/checkpoint.h"
 #include "train/cli.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 #include "train/snapshots.h"
 
 namespace twin::nmt {

@@ -10,7 +10,7 @@
 #include "ops/ops.h"
 #include "text_tok.h"
 #include "train/checkpoint.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin::nmt {
 

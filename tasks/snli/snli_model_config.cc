@@ -2,7 +2,7 @@
 // checks can compile the model without the training library).
 #include "snli_model.h"
 #include "train/config.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin::snli {
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "eval/labels.h"
+#include "nn/text_embeddings.h"
 #include "ops/ops.h"
 #include "train/run_dir.h"
 

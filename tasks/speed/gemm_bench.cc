@@ -19,7 +19,7 @@
 #include "base/check.h"
 #include "base/rng.h"
 #include "base/threads.h"
-#include "ops/gemm_blis.h"
+#include "base/gemm_blis.h"
 #include "ops/linalg.h"
 #include "speed_bench.h"
 #include "train/cli.h"

@@ -2,7 +2,7 @@
 // build/bin/speed --csv <report.json>...   writes <report>.csv beside each report of ours (this tool's
 //                                          records, nmt bench's or gemm_bench's rows) without rerunning it
 // --profile (or TWIN_PROFILE=1) prints, per configuration, the time of every op and every matrix product
-// per step (graph/profile.h); profiling itself costs a clock read per op, so use it apart from the figures.
+// per step (base/profile.h); profiling itself costs a clock read per op, so use it apart from the figures.
 // Runs the speed task (speed_bench.h) and writes <out>.json and <out>.md; prints the markdown table.
 // Every user error is one line on stderr and exit code 2.
 #include <cstdio>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/check.h"
-#include "graph/profile.h"
+#include "base/profile.h"
 #include "speed_bench.h"
 #include "train/experiment.h"
 #include "train/records_csv.h"

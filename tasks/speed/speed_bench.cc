@@ -12,13 +12,13 @@
 
 #include "base/rng.h"
 #include "base/threads.h"
-#include "graph/profile.h"
+#include "base/profile.h"
 #include "lm_model.h"
 #include "ops/linalg.h"
 #include "optim/clip.h"
 #include "optim/optimizer.h"
 #include "rnn/cell_factory.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace twin::speed {
 

@@ -22,7 +22,7 @@
 #include "snli_model.h"
 #include "train/config.h"
 #include "train/experiment.h"
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Fuzz target: the SNLI TSV reader and the GloVe vector loader (tasks/snli/snli_data.h read_split, and
-// load_text_embeddings of data/labelled_text.h, which both text tasks load pretrained vectors with).
+// load_text_embeddings of nn/text_embeddings.h, which both text tasks load pretrained vectors with).
 //
 // Input: `<train.tsv>[#--#<glove.txt>]` (fuzz_util.h kSep). The pairs go through the vocabulary and batching
 // the training loop uses (each pair in exactly one batch, ids in range); the GloVe part is loaded into a
@@ -13,6 +13,7 @@
 #include "base/rng.h"
 #include "fuzz_util.h"
 #include "nn/embedding.h"
+#include "nn/text_embeddings.h"
 #include "snli_data.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

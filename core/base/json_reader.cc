@@ -1,4 +1,4 @@
-#include "train/json_reader.h"
+#include "base/json_reader.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "graph/profile.h"
+#include "base/profile.h"
 
 #include <algorithm>
 #include <cstdio>

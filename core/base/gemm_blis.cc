@@ -1,4 +1,4 @@
-#include "ops/gemm_blis.h"
+#include "base/gemm_blis.h"
 
 #ifdef TW_HAVE_BLIS
 #include <blis.h>

@@ -1,0 +1,110 @@
+#include "base/gemm.h"
+
+#include "base/check.h"
+#include "base/gemm_blis.h"
+#include "base/profile.h"
+#include "base/threads.h"
+
+#include <cblas.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+
+namespace twin {
+
+namespace {
+std::atomic<std::uint64_t> g_gemm_flops{0};
+
+// Eigen's thread count is process-wide; small products set it to 1 for their duration only.
+struct SerialEigen {
+  int saved = Eigen::nbThreads();
+  SerialEigen() { Eigen::setNbThreads(1); }
+  ~SerialEigen() { Eigen::setNbThreads(saved); }
+};
+}  // namespace
+
+GemmRoute gemm_route(Index m, Index n, Index k) {
+  const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (m < kThinRows && work >= kBlisMinWork && blis_available()) return GemmRoute::kBlis;
+  if (omp_get_max_threads() == 1) return work >= kBlasMinWorkOneThread ? GemmRoute::kBlas : GemmRoute::kEigen;
+  return m >= kThinRows && work >= kBlasMinWork ? GemmRoute::kBlas : GemmRoute::kEigen;
+}
+
+const char* gemm_route_name(GemmRoute r) {
+  return r == GemmRoute::kBlas ? "blas" : r == GemmRoute::kBlis ? "blis" : "eigen";
+}
+
+std::uint64_t gemm_flops() { return g_gemm_flops.load(std::memory_order_relaxed); }
+void reset_gemm_flops() { g_gemm_flops.store(0, std::memory_order_relaxed); }
+
+namespace {
+void gemm_routed(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta, Index m, Index n,
+                 Index k) {
+  const GemmRoute route = gemm_route(m, n, k);
+  if (route == GemmRoute::kBlas) {
+    const auto tra = ta ? CblasTrans : CblasNoTrans, trb = tb ? CblasTrans : CblasNoTrans;
+#ifdef TW_REAL_DOUBLE
+    cblas_dgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), c.cols());
+#else
+    cblas_sgemm(CblasRowMajor, tra, trb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), c.cols());
+#endif
+    return;
+  }
+  if (route == GemmRoute::kBlis) {
+    gemm_blis(a, ta, b, tb, c, alpha, beta);
+    return;
+  }
+  gemm_eigen(a, ta, b, tb, c, alpha, beta);
+}
+}  // namespace
+
+void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
+  const Index m = ta ? a.cols() : a.rows();
+  const Index k = ta ? a.rows() : a.cols();
+  const Index kb = tb ? b.cols() : b.rows();
+  const Index n = tb ? b.rows() : b.cols();
+  TW_CHECK(k == kb, "gemm: inner dimensions differ: ", shape_str(a), (ta ? "^T" : ""), " x ", shape_str(b),
+           (tb ? "^T" : ""));
+  TW_CHECK(c.rows() == m && c.cols() == n, "gemm: output ", shape_str(c), " for ", m, "x", n);
+  g_gemm_flops.fetch_add(2 * static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
+                             static_cast<std::uint64_t>(k), std::memory_order_relaxed);
+  if (m == 0 || n == 0) return;
+  if (profile::enabled()) {
+    const Stopwatch sw;
+    gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k);
+    profile::add_gemm(m, n, k, ta, tb, gemm_route_name(gemm_route(m, n, k)), sw.seconds());
+    return;
+  }
+  gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k);
+}
+
+void gemm_eigen(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
+  const Index m = c.rows(), n = c.cols(), k = ta ? a.rows() : a.cols();
+  const SerialEigen serial;
+  // Column blocks of C are independent products: with threads to spare, each thread runs Eigen's serial
+  // kernel on its own block (its own share of B to pack). Eigen's own split of these thin products ran at
+  // half the serial speed; this one is measured in results/gemm_bench.md ("eigen-split").
+  auto block = [&](Index c0, Index nc) {
+    auto cb = c.middleCols(c0, nc);
+    if (beta == 0) cb.setZero();
+    else if (beta != 1) cb *= beta;
+    if (!ta && !tb) cb.noalias() += alpha * a * b.middleCols(c0, nc);
+    else if (ta && !tb) cb.noalias() += alpha * a.transpose() * b.middleCols(c0, nc);
+    else if (!ta && tb) cb.noalias() += alpha * a * b.middleRows(c0, nc).transpose();
+    else cb.noalias() += alpha * a.transpose() * b.middleRows(c0, nc).transpose();
+  };
+  // At least 64 columns per block; no parallel region at all below the split size (even an inactive one
+  // costs about a microsecond, as much as a tiny product).
+  const int parts = static_cast<double>(m) * n * k >= kEigenSplitMinWork && k >= 64 && !omp_in_parallel()
+                        ? std::max(1, std::min<int>(omp_get_max_threads(), static_cast<int>(n / 64)))
+                        : 1;
+  if (parts == 1) {
+    block(0, n);
+    return;
+  }
+#pragma omp parallel for schedule(static) num_threads(parts)
+  for (int p = 0; p < parts; ++p) block(n * p / parts, n * (p + 1) / parts - n * p / parts);
+}
+
+}  // namespace twin

@@ -1,0 +1,43 @@
+// Matrix products of plain matrices: C = beta C + alpha op(A) op(B), routed by shape to OpenBLAS, BLIS or
+// Eigen (DESIGN §8, reference/torch_speed.md), with a flop counter and the profiler's per-product timing. The
+// bottom of the engine: the tape (graph/), the ops and beam search call it; it knows no op.
+#pragma once
+#include <cstdint>
+
+#include "base/real.h"
+
+namespace twin {
+
+// C = beta C + alpha op(A) op(B), routed to BLAS or Eigen by shape. C must be sized already.
+void gemm(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real alpha = 1, Real beta = 0);
+// Routing, chosen by measurement (build/bin/gemm_bench --threads 1 and 2, results/gemm_bench.md; OpenBLAS's
+// OpenMP build, BLIS's OpenMP build). Thin products (fewer than kThinRows rows: the per-step recurrent
+// products, rows = batch, and beam search's) go to BLIS when the build has it and they have at least
+// kBlisMinWork multiply-adds: on 2 threads [20x650]x[650x2600] runs at 118 GFLOP/s there against 50-58 in
+// OpenBLAS or Eigen, [20x200]x[200x800] at 111 against 46-68; on one thread 63 against 51 and 85 against 61.
+// Otherwise, on one thread OpenBLAS takes everything from kBlasMinWorkOneThread multiply-adds up; on two,
+// products of at least kBlasMinWork multiply-adds with at least kThinRows rows go to OpenBLAS (softmax and
+// projections 125-170 vs Eigen's 80-115), and the rest run in Eigen's serial kernel, split by output columns
+// over the threads when large enough ("e-split"). BLIS is not used for the large products: it is not
+// consistently faster there (results/gemm_bench.md), and one library per shape class keeps results stable.
+enum class GemmRoute { kEigen, kBlas, kBlis };
+inline constexpr double kBlasMinWork = 1 << 22;
+inline constexpr double kBlasMinWorkOneThread = 1 << 18;
+inline constexpr double kBlisMinWork = 1 << 17;
+inline constexpr Index kThinRows = 64;
+// Eigen products of at least this many multiply-adds are split by output columns over the threads.
+inline constexpr double kEigenSplitMinWork = 1 << 20;
+GemmRoute gemm_route(Index m, Index n, Index k);
+const char* gemm_route_name(GemmRoute r);
+// gemm()'s Eigen path on its own (for gemm_bench): serial Eigen, split by output columns over the threads
+// when the product has at least kEigenSplitMinWork multiply-adds and a depth k >= 64 (a shallow product
+// such as a per-step weight gradient [H,20]x[20,4H] ran slower split: 28 vs 45 GFLOP/s).
+void gemm_eigen(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real alpha = 1, Real beta = 0);
+
+// Multiply-add flops (2·m·n·k) of every gemm() call since the last reset, for the speed task's GFLOP/s
+// (torch_speed.md counts GEMM flops only). A relaxed atomic add per call: costs nothing beside a product
+// and never changes a result.
+std::uint64_t gemm_flops();
+void reset_gemm_flops();
+
+}  // namespace twin

@@ -1,0 +1,21 @@
+#include "nn/text_embeddings.h"
+
+#include <filesystem>
+
+#include "base/check.h"
+
+namespace twin {
+
+long load_text_embeddings(const TextDataConfig& c, const Vocab& vocab, Embedding& emb) {
+  if (c.embeddings.empty()) return 0;
+  // Checked here, before load_glove's plain "cannot open", to tell a user what the setting wants.
+  TW_CHECK(std::filesystem::exists(c.embeddings), "embeddings file ", c.embeddings, " not found (data.embeddings: "
+           "a GloVe text file such as glove.840B.300d.txt, or \"\" for random initialisation)");
+  TW_CHECK(emb.vocab_size() == vocab.size(), "load_text_embeddings: the embedding table has ", emb.vocab_size(),
+           " rows, the vocabulary ", vocab.size(), " words (one row per vocabulary word)");
+  // vocab.find, not vocab.id: an unknown word must be skipped, not loaded into the <unk> row.
+  const PretrainedStats st = emb.load_glove(c.embeddings, [&vocab](const std::string& w) { return vocab.find(w); });
+  return static_cast<long>(st.found);
+}
+
+}  // namespace twin
