@@ -7,10 +7,6 @@
 
 namespace twin {
 
-namespace {
-constexpr long kLongMax = 1'000'000'000'000L;  // "practically unlimited" step counts
-}  // namespace
-
 OptimConfig parse_optim(JsonReader& r) {
   OptimConfig c;
   c.name = r.get_choice("name", c.name, {"sgd", "adam", "adagrad", "adadelta"});
@@ -40,9 +36,9 @@ ScheduleConfig parse_schedule(JsonReader& r) {
   c.factor = r.get_double("factor", c.factor, 0.0, 1.0);
   c.patience = r.get_int("patience", c.patience, 0, 1'000'000);
   c.min_lr = r.get_double("min_lr", c.min_lr, 0.0, 1000.0);
-  c.warmup_steps = r.get_long("warmup_steps", c.warmup_steps, 0, kLongMax);
-  c.decay_start_step = r.get_long("decay_start_step", c.decay_start_step, 0, kLongMax);
-  c.decay_interval = r.get_long("decay_interval", c.decay_interval, 1, kLongMax);
+  c.warmup_steps = r.get_long("warmup_steps", c.warmup_steps, 0, kMaxConfigCount);
+  c.decay_start_step = r.get_long("decay_start_step", c.decay_start_step, 0, kMaxConfigCount);
+  c.decay_interval = r.get_long("decay_interval", c.decay_interval, 1, kMaxConfigCount);
   // warmup_rsqrt divides by sqrt(warmup_steps) at the end of warmup.
   if (c.type == "warmup_rsqrt" && c.warmup_steps == 0) r.fail("warmup_steps", "must be >= 1 for type \"warmup_rsqrt\"");
   r.finish();

@@ -9,6 +9,9 @@ namespace twin {
 
 class JsonReader;
 
+// The upper bound of every step count in a config ("practically unlimited"): train/config.cc uses it too.
+inline constexpr long kMaxConfigCount = 1'000'000'000'000L;
+
 struct OptimConfig {
   std::string name = "sgd";     // "sgd" | "adam" | "adagrad" | "adadelta"
   double lr = 1.0;

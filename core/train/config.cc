@@ -15,20 +15,16 @@
 
 namespace twin {
 
-namespace {
-constexpr long kLongMax = 1'000'000'000'000L;  // "practically unlimited" step counts
-}  // namespace
-
 TrainConfig parse_train(JsonReader& r) {
   TrainConfig c;
   c.max_epochs = r.get_int("max_epochs", c.max_epochs, 1, 1'000'000);
-  c.max_steps = r.get_long("max_steps", c.max_steps, 0, kLongMax);
+  c.max_steps = r.get_long("max_steps", c.max_steps, 0, kMaxConfigCount);
   c.max_minutes = r.get_double("max_minutes", c.max_minutes, 0.0, 1e7);
   c.batch_size = r.get_int("batch_size", c.batch_size, 1, 100'000);
-  c.eval_every = r.get_long("eval_every", c.eval_every, 0, kLongMax);
+  c.eval_every = r.get_long("eval_every", c.eval_every, 0, kMaxConfigCount);
   c.patience = r.get_int("patience", c.patience, 0, 1'000'000);
-  c.log_every = r.get_long("log_every", c.log_every, 1, kLongMax);
-  c.save_every = r.get_long("save_every", c.save_every, 0, kLongMax);
+  c.log_every = r.get_long("log_every", c.log_every, 1, kMaxConfigCount);
+  c.save_every = r.get_long("save_every", c.save_every, 0, kMaxConfigCount);
   c.keep_snapshots = r.get_int("keep_snapshots", c.keep_snapshots, 0, 1000);
   JsonReader optim = r.child("optim");
   c.optim = parse_optim(optim);
