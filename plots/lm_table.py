@@ -6,6 +6,7 @@ usage: lm_table.py [--runs results/runs] [--out results/lm.md]   (standard libra
 
 A run folder that cannot be read is reported on stderr and left out (plots/run_files.py).
 """
+import math
 import os
 
 from run_files import (table_main, cell_key, csv_note, csv_path, dev_records, load_runs, optional_json, read_command,
@@ -41,6 +42,37 @@ def recipe_of(name):
     return "other"
 
 
+def state_jump(metrics):
+    """The train log row where the carried state's max |h| (over layers) grew most over the row before, as
+    "step S: max |h| A -> B (layer L), gradient norm G, loss l0 -> l1"; None when the run logs no state norms
+    or the state never grew tenfold between two rows (issue 26: see a blow-up coming)."""
+    rows = [r for r in metrics if r.get("split") == "train" and isinstance(r.get("state_abs_max"), list)
+            and r["state_abs_max"]]
+    best = None
+    for prev, cur in zip(rows, rows[1:]):
+        a, b = max(prev["state_abs_max"]), max(cur["state_abs_max"])
+        if a > 0 and b / a >= 10 and (best is None or b / a > best[0]):
+            best = (b / a, prev, cur)
+    if best is None:
+        return None
+    _, prev, cur = best
+    layer = cur["state_abs_max"].index(max(cur["state_abs_max"])) + 1
+    g = cur.get("grad_norm")
+    return (f"step {cur['step']}: max |h| {max(prev['state_abs_max']):.3g} -> {max(cur['state_abs_max']):.3g} "
+            f"(layer {layer})" + (f", gradient norm {g:.3g}" if isinstance(g, (int, float)) else "")
+            + f", training loss {prev['loss']:.3g} -> {cur['loss']:.3g} per token")
+
+
+def last_epoch_train_ppl(metrics):
+    """exp(mean training loss per token) over the train log rows of the last epoch (None without them): set
+    beside the dev perplexity it says how much of a gap is overfitting."""
+    train = [r for r in metrics if r.get("split") == "train" and isinstance(r.get("loss"), (int, float))]
+    if not train:
+        return None
+    last = [r["loss"] for r in train if r.get("epoch") == train[-1].get("epoch")]
+    return math.exp(sum(last) / len(last))
+
+
 def load_run(d):
     s = read_json(os.path.join(d, "summary.json"))
     cfg = read_json(os.path.join(d, "config.resolved.json"))
@@ -54,7 +86,7 @@ def load_run(d):
          "wps": s.get("train_units_per_s", 0), "wall": s.get("wall_seconds", 0),
          "epochs": max((m.get("epoch", 0) for m in dev), default=0),   # summary's epochs_done counts one process
          "stop": s.get("stop_reason", ""), "r": gates.get("pearson_r_positions"),
-         "cmd": cmd, "invocations": invocations, "dev_curve": [m["ppl"] for m in dev],
+         "cmd": cmd, "invocations": invocations, "train_ppl": last_epoch_train_ppl(metrics), "dev_curve": [m["ppl"] for m in dev],
          "run": os.path.basename(d), "dir": d}
     # A run that diverged on the way (dev perplexity more than doubled over its best so far): say so.
     curve = r["dev_curve"]
@@ -64,6 +96,10 @@ def load_run(d):
         worst = max(rises, key=lambda i: curve[i])
         r["diverged"] = (f"dev perplexity {curve[worst]:.3g} after epoch {worst + 1}; per epoch: "
                          + ", ".join(f"{p:.3g}" for p in curve) + ".")
+        jump = state_jump(metrics)
+        r["diverged"] += (f" Carried state (train log): largest jump at {jump}." if jump else
+                          " No state norms in its log (run before they were logged)." if not any(
+                              "state_abs_max" in m for m in metrics) else "")
     # Every table cell, formatted here so that a bad value is reported with its run, not mid-table.
     rr = f"{r['r']:.3f}" if r["r"] is not None else ""
     paper = PAPER_LRN.get(r["key"])
@@ -121,6 +157,21 @@ def write(runs, out):
                  if r["diverged"]]
         if notes:
             lines += ["", "Notes (from each run's metrics.jsonl):", ""] + notes
+        if any(r["key"] == "atr" for r in rs):
+            lines += ["", "Why ATR with the identity output can blow up: its state h_t = i_t * p_t + f_t * h_{t-1} "
+                      "is bounded by nothing (no tanh, no layer norm), so a unit whose forget gate sits near 1 keeps "
+                      "and adds what it is given; once |h| is large, the next layer's projections and the softmax "
+                      "logits are large, and so are the loss and the gradient. The runs that log the carried "
+                      "state's max |h| per layer (the notes above; `results/figures/lm_state_norm.png`) show the "
+                      "state jump in the same log interval as the gradient norm and the loss. The ATR and LRN "
+                      "authors name the cures: a tanh on the output (`atr_tanh`) or layer normalisation "
+                      "(`layer_norm`, the 'layer norm' rows)."]
+            gaps = [f"`{r['run']}` {r['train_ppl']:.1f} against {r['valid']:.1f}" for r in
+                    sorted(rs, key=lambda r: r["run"]) if r["key"].startswith("atr") and r["train_ppl"]]
+            if gaps:
+                lines += ["", "Training perplexity in the last epoch (exp of the mean logged training loss) against "
+                          "valid perplexity, ATR runs: " + "; ".join(gaps) + ". A lower training and a higher "
+                          "valid perplexity than another run is overfitting, not a failure to train."]
         lines += ["", "Commands (the one that started each run; `command.txt` beside it lists every resume and "
                       "evaluation):", ""] + [
             f"- `{r['run']}`: `{r['cmd']}`" + (f" ({r['invocations']} invocations)" if r["invocations"] > 1 else "")

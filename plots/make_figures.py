@@ -6,6 +6,7 @@
   fig4_arcs_<run>           Fig. 4, dependency arcs over one sentence (ATR/LRN runs with dependencies)
   memory_strip_<run>        LRN memory figure: token weights in the final state (memory.json or dependencies)
   learning_curves_<task>    dev metric against steps and wall time, one line per run
+  lm_state_norm             LM training loss, max |h| per layer and gradient norm (runs logging state_abs_max)
   seed_strips               each cell's test metric per seed, per protocol (runs named <run>_s<seed>)
   speed_chart               training / inference words/s per cell (results/speed/lm.json, lm_torch.json, nmt.json)
 and <out>/figures.json: each figure's sources and the numbers it shows, and what was skipped.
@@ -29,6 +30,7 @@ from learning_curves import figs_curves  # noqa: E402
 from memory_weights import fig_memory  # noqa: E402
 from seed_strips import fig_seed_strips  # noqa: E402
 from speed_chart import fig_speed  # noqa: E402
+from state_norm import fig_state_norm  # noqa: E402
 from twin_gate import fig2  # noqa: E402
 
 
@@ -51,6 +53,7 @@ def main(argv=None):
         report.guard(d, fig4, report, d, args.sentence)
         report.guard(d, fig_memory, report, d, args.sentence)
     figs_curves(report, dirs)
+    report.guard(args.runs, fig_state_norm, report, dirs)
     report.guard(args.runs, fig_seed_strips, report, args.runs)
     report.guard(args.speed, fig_speed, report, args.speed)
     if report.written:

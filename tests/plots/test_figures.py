@@ -26,6 +26,7 @@ from fig_common import Bad, Report, pick_sentence, run_dirs  # noqa: E402
 from gate_correlation import gate_title, read_panels  # noqa: E402
 from learning_curves import CELL_COLORS, STYLES, line_styles, tidy_curve  # noqa: E402
 from memory_weights import final_weights, read_memory  # noqa: E402
+from state_norm import state_rows  # noqa: E402
 
 EXPECTED = ["fig2_twin_gate", "fig3_gates_lm_atr_small", "fig3_gates_lm_lstm_small", "fig3_gates_nmt_atr",
             "fig4_arcs_lm_atr_small", "fig4_arcs_nmt_atr", "memory_strip_lm_atr_small", "memory_strip_nmt_atr",
@@ -170,6 +171,22 @@ class PureFunctions(unittest.TestCase):
         # a clock that restarted at 0: the earlier session's time is added
         self.assertEqual(tidy_curve([rec(10, 10.0, 1), rec(20, 20.0, 2), rec(30, 5.0, 3), rec(40, 15.0, 4)]),
                          [(10, 10.0, 1), (20, 20.0, 2), (30, 25.0, 3), (40, 35.0, 4)])
+
+    def test_state_rows_keep_train_rows_with_state_and_drop_resumed_over_ones(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertEqual(state_rows(tmp), [])   # no metrics.jsonl: no state
+            rows = [{"split": "train", "step": 10, "loss": 5.0, "grad_norm": 2.0, "state_abs_max": [1.0, 2.0]},
+                    {"split": "dev", "step": 10, "ppl": 100.0},
+                    {"split": "train", "step": 20, "loss": 9.0, "state_abs_max": [1.0, 50.0]},
+                    {"split": "train", "step": 20, "loss": 4.0, "grad_norm": 3.0, "state_abs_max": [1.5, 2.5]},
+                    {"split": "train", "step": 30, "loss": 3.0, "grad_norm": 1.0}]   # no state: skipped
+            with open(os.path.join(tmp, "metrics.jsonl"), "w", encoding="utf-8") as f:
+                f.write("\n".join(json.dumps(r) for r in rows) + "\n")
+            self.assertEqual(state_rows(tmp), [(10, 5.0, 2.0, [1.0, 2.0]), (20, 4.0, 3.0, [1.5, 2.5])])
+            with open(os.path.join(tmp, "metrics.jsonl"), "a", encoding="utf-8") as f:
+                f.write(json.dumps({"split": "train", "step": 40, "loss": 1.0, "state_abs_max": ["x"]}) + "\n")
+            with self.assertRaises(Bad):
+                state_rows(tmp)
 
     def test_line_styles_colour_by_cell_style_by_variant(self):
         with tempfile.TemporaryDirectory() as tmp:

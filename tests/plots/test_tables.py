@@ -9,6 +9,7 @@ Standard library only (no matplotlib): run from the repository root, e.g. by cte
 """
 import csv
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -206,6 +207,25 @@ class MakeTables(unittest.TestCase):
         csvd = {r[-2]: r for r in csv_rows(self.path("lm.csv"))[1:]}
         self.assertEqual(csvd["lm_lstm_small"][4:6], ["125.0", "120.0"])
         self.assertEqual(csvd["lm_atr_small"][14], "yes")
+
+    def test_lm_state_jump_and_train_ppl(self):
+        sys.path.insert(0, PLOTS)
+        try:
+            from lm_table import last_epoch_train_ppl, state_jump
+        finally:
+            sys.path.pop(0)
+        row = lambda step, loss, m, g=None: {"split": "train", "step": step, "loss": loss, "state_abs_max": m,
+                                             **({"grad_norm": g} if g is not None else {})}
+        # growth under tenfold between two rows: no jump; the largest tenfold-or-more growth is named
+        self.assertIsNone(state_jump([row(1, 5.0, [1.0, 2.0]), row(2, 5.0, [1.0, 19.0])]))
+        self.assertEqual(state_jump([row(1, 5.0, [1.0, 2.0]), row(2, 6.0, [30.0, 3.0], 40.0),
+                                     row(3, 7.0, [30.0, 3.0]), row(4, 8.0, [1.0, 300.0], 500.0)]),   # 15x beats 10x
+                         "step 2: max |h| 2 -> 30 (layer 1), gradient norm 40, training loss 5 -> 6 per token")
+        self.assertIsNone(state_jump([{"split": "train", "step": 1, "loss": 5.0}]))
+        rows = [{"split": "train", "epoch": 1, "loss": 9.0}, {"split": "dev", "epoch": 2, "loss": 0.0},
+                {"split": "train", "epoch": 2, "loss": 1.0}, {"split": "train", "epoch": 2, "loss": 3.0}]
+        self.assertAlmostEqual(last_epoch_train_ppl(rows), math.exp(2.0))
+        self.assertIsNone(last_epoch_train_ppl(rows[1:2]))
 
     def test_nmt_cws_snli_tables(self):
         nmt = md_rows(self.path("nmt.md"), "system")
