@@ -84,4 +84,6 @@ Mat bmes_allowed_end() {
   return a;
 }
 
+CrfConstraint bmes_constraint() { return {bmes_allowed_transitions(), bmes_allowed_start(), bmes_allowed_end()}; }
+
 }  // namespace twin::cws

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/real.h"
+#include "nn/crf.h"
 
 namespace twin::cws {
 
@@ -38,5 +39,7 @@ std::vector<std::string> tags_to_words(const std::vector<std::string>& chars, co
 Mat bmes_allowed_transitions();   // [4, 4]
 Mat bmes_allowed_start();         // [1, 4]
 Mat bmes_allowed_end();           // [1, 4]
+// The three masks as the CRF's decoding constraint (nn/crf.h).
+CrfConstraint bmes_constraint();
 
 }  // namespace twin::cws

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "crf.h"
+#include "nn/crf.h"
 #include "cws_data.h"
 #include "nn/embedding.h"
 #include "nn/linear.h"

@@ -1,4 +1,4 @@
-// Gradient checks (double) of the CWS linear-chain CRF losses (tasks/cws/crf.h) on a padded batch of three
+// Gradient checks (double) of the linear-chain CRF losses (core/nn/crf.h) on a padded batch of three
 // sentences of different lengths: the NLL (smooth) with and without start/end scores, and the max-margin
 // hinge (piecewise linear) at points where the cost-augmented best path of every sentence is unique by a
 // wide gap and differs from the gold path, so that finite differences see one linear piece.
@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "bmes.h"
-#include "crf.h"
+#include "nn/crf.h"
 #include "gradcheck.h"
 
 namespace twin::cws {
@@ -96,15 +96,15 @@ void check_hinge(bool se, double eta, const CrfConstraint* c, std::uint64_t seed
       o);
 }
 
-TEST(CwsCrfGrad, NllWithStartEnd) { check_nll(true); }
+TEST(CrfGrad, NllWithStartEnd) { check_nll(true); }
 
-TEST(CwsCrfGrad, NllWithoutStartEnd) { check_nll(false); }
+TEST(CrfGrad, NllWithoutStartEnd) { check_nll(false); }
 
-TEST(CwsCrfGrad, HingeWithStartEnd) { check_hinge(true, 0.2, nullptr, 5); }
+TEST(CrfGrad, HingeWithStartEnd) { check_hinge(true, 0.2, nullptr, 5); }
 
-TEST(CwsCrfGrad, HingeWithoutStartEndLargeCost) { check_hinge(false, 1.5, nullptr, 6); }
+TEST(CrfGrad, HingeWithoutStartEndLargeCost) { check_hinge(false, 1.5, nullptr, 6); }
 
-TEST(CwsCrfGrad, HingeBmesConstrained) {
+TEST(CrfGrad, HingeBmesConstrained) {
   const CrfConstraint bmes = bmes_constraint();
   check_hinge(true, 0.2, &bmes, 7);
 }

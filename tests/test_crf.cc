@@ -1,4 +1,4 @@
-// The CWS linear-chain CRF (tasks/cws/crf.h) against brute-force enumeration of all K^T tag paths on random
+// The linear-chain CRF (core/nn/crf.h) against brute-force enumeration of all K^T tag paths on random
 // short sentences (T = 1..5, K = 4), with and without start/end scores and the BMES constraint: Viterbi,
 // cost-augmented Viterbi, log Z, the hinge and NLL values; the batched ops on a padded batch equal the sum of
 // per-sentence values and gradients, padding rows get no gradient, the hinge is exactly 0 (and so is its
@@ -12,7 +12,7 @@
 #include "base/rng.h"
 #include "base/threads.h"
 #include "bmes.h"
-#include "crf.h"
+#include "nn/crf.h"
 #include "graph/param.h"
 #include "test_util.h"
 
@@ -132,7 +132,7 @@ double op_value(bool hinge, const Sent& s, const Path& gold, Real eta, const Crf
   return l.val()(0, 0);
 }
 
-TEST(CwsCrf, PathScoreHandComputed) {
+TEST(Crf, PathScoreHandComputed) {
   Sent s;
   s.emis = Mat::Zero(3, K);
   s.emis(0, kB) = 1, s.emis(1, kM) = 2, s.emis(2, kE) = 3;
@@ -144,7 +144,7 @@ TEST(CwsCrf, PathScoreHandComputed) {
   EXPECT_NEAR(path_score(s.emis, s.trans, nullptr, nullptr, {kS, kS, kS}), 0, 1e-6);
 }
 
-TEST(CwsCrf, ViterbiMatchesBruteForce) {
+TEST(Crf, ViterbiMatchesBruteForce) {
   for_cases([](const Sent& s, const CrfConstraint* c, const Path&) {
     const Path v = viterbi(s.emis, s.trans, s.st(), s.en(), c);
     const auto [best, score] = brute_best(s, c, nullptr, 0);
@@ -156,7 +156,7 @@ TEST(CwsCrf, ViterbiMatchesBruteForce) {
   });
 }
 
-TEST(CwsCrf, CostAugmentedViterbiMatchesBruteForce) {
+TEST(Crf, CostAugmentedViterbiMatchesBruteForce) {
   for (double cost : {0.2, 100.0})
     for_cases([cost](const Sent& s, const CrfConstraint* c, const Path& gold) {
       const Path v = viterbi(s.emis, s.trans, s.st(), s.en(), c, &gold, cost);
@@ -167,7 +167,7 @@ TEST(CwsCrf, CostAugmentedViterbiMatchesBruteForce) {
     });
 }
 
-TEST(CwsCrf, LogPartitionMatchesBruteForce) {
+TEST(Crf, LogPartitionMatchesBruteForce) {
   for_cases([](const Sent& s, const CrfConstraint* c, const Path&) {
     if (c) return;   // log Z has no constraint
     const double z = brute_log_z(s);
@@ -175,7 +175,7 @@ TEST(CwsCrf, LogPartitionMatchesBruteForce) {
   });
 }
 
-TEST(CwsCrf, LogPartitionIsStableForLargeScores) {
+TEST(Crf, LogPartitionIsStableForLargeScores) {
   Rng rng(5);
   Sent s = make_sent(rng, 4, true);
   s.emis *= 300;   // exp() of the path scores overflows double: compare with a max-shifted sum
@@ -188,7 +188,7 @@ TEST(CwsCrf, LogPartitionIsStableForLargeScores) {
   EXPECT_NEAR(lz, mx + std::log(z), tol(lz));
 }
 
-TEST(CwsCrf, HingeAndNllValuesMatchBruteForce) {
+TEST(Crf, HingeAndNllValuesMatchBruteForce) {
   for_cases([](const Sent& s, const CrfConstraint* c, const Path& gold) {
     const double hinge = brute_best(s, c, &gold, 0.2).second - ref_score(s, gold);
     EXPECT_GE(hinge, 0);
@@ -243,7 +243,7 @@ Grads run_op(bool hinge, const Mat& E, const std::vector<Index>& len, const Sent
   return {l.val()(0, 0), pe.grad, pt.grad, ps.grad, pn.grad};
 }
 
-TEST(CwsCrf, PaddedBatchEqualsSumOfSentences) {
+TEST(Crf, PaddedBatchEqualsSumOfSentences) {
   const CrfConstraint bmes = bmes_constraint();
   for (bool hinge : {true, false})
     for (bool se : {false, true})
@@ -279,7 +279,7 @@ TEST(CwsCrf, PaddedBatchEqualsSumOfSentences) {
       }
 }
 
-TEST(CwsCrf, EmptySentenceContributesNothing) {
+TEST(Crf, EmptySentenceContributesNothing) {
   Rng rng(3);
   const Sent s = make_sent(rng, 3, true);
   Mat E = Mat::Constant(6, K, Real(1e4));   // T = 3, B = 2; sentence 1 is empty
@@ -294,7 +294,7 @@ TEST(CwsCrf, EmptySentenceContributesNothing) {
   EXPECT_TRUE(crf_decode(E, {3, 0}, s.trans, nullptr, nullptr)[1].empty());
 }
 
-TEST(CwsCrf, HingeIsZeroWithZeroGradientWhenGoldWinsByTheMargin) {
+TEST(Crf, HingeIsZeroWithZeroGradientWhenGoldWinsByTheMargin) {
   Rng rng(11);
   Sent s = make_sent(rng, 5, true);
   s.emis *= Real(0.1);
@@ -310,7 +310,7 @@ TEST(CwsCrf, HingeIsZeroWithZeroGradientWhenGoldWinsByTheMargin) {
   EXPECT_GT(run_op(false, s.emis, {5}, s, {y}, nullptr).value, 0);
 }
 
-TEST(CwsCrf, DecodeBatchEqualsPerSentenceViterbi) {
+TEST(Crf, DecodeBatchEqualsPerSentenceViterbi) {
   const CrfConstraint bmes = bmes_constraint();
   for (const CrfConstraint* c : {static_cast<const CrfConstraint*>(nullptr), &bmes}) {
     const Batch bt(true, 23, nullptr);
@@ -325,7 +325,7 @@ TEST(CwsCrf, DecodeBatchEqualsPerSentenceViterbi) {
   }
 }
 
-TEST(CwsCrf, SameNumbersOnOneAndTwoThreads) {
+TEST(Crf, SameNumbersOnOneAndTwoThreads) {
   const int saved = num_threads();
   Rng rng(29);
   const Index B = 40, T = 12;
@@ -352,7 +352,7 @@ TEST(CwsCrf, SameNumbersOnOneAndTwoThreads) {
   set_num_threads(saved);
 }
 
-TEST(CwsCrf, BadInputIsAClearError) {
+TEST(Crf, BadInputIsAClearError) {
   using test::contains;
   using test::error_of;
   const CrfConstraint bmes = bmes_constraint();

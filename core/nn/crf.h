@@ -1,5 +1,6 @@
-// Linear-chain CRF over BMES tags for Chinese word segmentation (ATR paper, Zhang et al. 2018, Appendix
-// A.2.3, and the authors' code): a BiRNN gives emission scores, a learned K x K matrix scores transitions.
+// Linear-chain CRF, shared by the sequence labellers (CWS over BMES tags: ATR paper, Zhang et al. 2018,
+// Appendix A.2.3, and the authors' code; NER over BIO/BIOES tags: Lample et al. 2016): a BiRNN gives emission
+// scores, a learned K x K matrix scores transitions.
 //
 //   path score    s(y) = Σ_t emis[t, y_t] + Σ_{t>0} trans(y_{t-1}, y_t)  [+ start(y_0) + end(y_{T-1})]
 //   hinge loss    max_{y'} [ s(y') + η·Hamming(y', y) ] − s(y)      (η = 0.2 in the paper; always ≥ 0)
@@ -20,21 +21,16 @@
 #include "base/real.h"
 #include "graph/graph.h"
 
-namespace twin::cws {
-
-inline constexpr Real kHingeCost = Real(0.2);   // η of the max-margin objective (ATR paper, A.2.3)
+namespace twin {
 
 // Hard constraints for decoding: 0/1 masks (1 = allowed). allowed [K,K] (allowed(i,j): j may follow i),
 // start_ok [1,K] and end_ok [1,K] (an empty matrix allows every tag). Disallowed moves score −∞.
-// For BMES: {bmes_allowed_transitions(), bmes_allowed_start(), bmes_allowed_end()} (bmes.h).
+// The task builds it from its tag grammar (CWS: tasks/cws/bmes.h's bmes_constraint()).
 struct CrfConstraint {
   Mat allowed;
   Mat start_ok;
   Mat end_ok;
 };
-
-// The BMES grammar as a CrfConstraint (bmes.h's three masks).
-CrfConstraint bmes_constraint();
 
 // s(tags) for one sentence: emis [T,K], trans [K,K], start/end [1,K] or nullptr; tags.size() == T.
 double path_score(const Mat& emis, const Mat& trans, const Mat* start, const Mat* end, const std::vector<int>& tags);
@@ -64,4 +60,4 @@ Var crf_nll(Var emissions, const std::vector<Index>& lengths, Var trans, Var sta
 std::vector<std::vector<int>> crf_decode(const Mat& emissions, const std::vector<Index>& lengths, const Mat& trans,
                                          const Mat* start, const Mat* end, const CrfConstraint* constraint = nullptr);
 
-}  // namespace twin::cws
+}  // namespace twin

@@ -1,11 +1,10 @@
-#include "crf.h"
+#include "nn/crf.h"
 
 #include <cmath>
 #include <limits>
 
-#include "bmes.h"
 
-namespace twin::cws {
+namespace twin {
 
 namespace {
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
@@ -234,7 +233,6 @@ void add_counts(Graph& g, Var v, const std::vector<C>& counts, Real scale) {
 }
 }  // namespace
 
-CrfConstraint bmes_constraint() { return {bmes_allowed_transitions(), bmes_allowed_start(), bmes_allowed_end()}; }
 
 double path_score(const Mat& emis, const Mat& trans, const Mat* start, const Mat* end, const std::vector<int>& tags) {
   check_tables("path_score", emis.cols(), trans, start, end, nullptr);
@@ -398,4 +396,4 @@ std::vector<std::vector<int>> crf_decode(const Mat& emissions, const std::vector
   return paths;
 }
 
-}  // namespace twin::cws
+}  // namespace twin
