@@ -12,6 +12,7 @@ from fig_common import Bad, load_json, plt, reading
 METRICS = {"lm": ("ppl", "dev perplexity (log scale)", 1.0, True),
            "nmt": ("bleu", "dev BLEU", 1.0, False),
            "cws": ("f1", "dev F1 (%)", 100.0, False),
+           "ner": ("f1", "dev entity F1 (%)", 100.0, False),
            "snli": ("accuracy", "dev accuracy (%)", 100.0, False),
            "classify": ("accuracy", "dev accuracy (%)", 100.0, False)}
 LOG_TICKS = [v * 10 ** e for e in range(0, 7) for v in (1, 1.2, 1.5, 2, 3, 5, 7)]

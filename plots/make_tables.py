@@ -5,6 +5,7 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
   lm.md / lm.csv                      PTB language model (plots/lm_table.py)
   nmt.md / nmt.csv, nmt_ensembles.csv NMT, ATR paper Tables 2/4 (plots/nmt_table.py; + results/nmt_extra/*.json)
   cws.md / cws.csv                    CWS, Table 7 (plots/cws_table.py)
+  ner.md / ner.csv                    NER, the LRN paper's sixth task (plots/ner_table.py)
   snli.md / snli.csv                  NLI, Table 6 (plots/snli_table.py; says so when no run is committed yet)
   classify.md                         sentence classification, SST-2/SST-5 (plots/classify_table.py)
   speed.md / speed.csv, speed_all.csv, speed_torch.csv   speed, Table 4 on a CPU (plots/speed_table.py)
@@ -33,6 +34,7 @@ import cells_table  # noqa: E402
 import classify_table  # noqa: E402
 import cws_table  # noqa: E402
 import lm_table  # noqa: E402
+import ner_table  # noqa: E402
 import nmt_table  # noqa: E402
 import scale_plan  # noqa: E402
 import snli_table  # noqa: E402
@@ -80,6 +82,8 @@ def main():
     step("lm.md", lambda: lm_table.write(lm, out("lm.md")))
     step("nmt.md", lambda: nmt_table.write(nmt, nmt_table.load_extra(extra), out("nmt.md")))
     step("cws.md", lambda: cws_table.write(cws, out("cws.md")))
+    ner = step("ner runs", lambda: ner_table.load(a.runs)) or []
+    step("ner.md", lambda: ner_table.write(ner, out("ner.md")))
     step("snli.md", lambda: snli_table.write(snli, out("snli.md")))
     step("classify.md", lambda: classify_table.build(a.runs, out("classify.md")))
     if speed is None or speed["ours"] is None:   # reported by the loader; the other tables still stand

@@ -10,6 +10,10 @@ independently of the C++ scorers that wrote them, and compared (to 1e-9):
   cws             segmented/{dev,test}.utf8 against the prepared gold .seg files: precision, recall, F1,
                   OOV rate and OOV / IV recall (SIGHAN definitions: a word is right when its character
                   span is a gold word's span; OOV against the training word list).
+  ner             predictions/{dev,test}.txt (conlleval's input: `token gold predicted` per line, a blank
+                  line after each sentence) against the prepared gold files: entity precision, recall, F1 and
+                  token accuracy as conlleval counts them (an entity is right when its type and both
+                  boundaries match; chunks by conlleval's rules, so IOB1, BIO and BIOES all read).
   lm              logprobs/{dev,test}.txt (per sentence: log-probability, tokens scored), one line per line
                   of the prepared split: perplexity and token count (relative tolerance 1e-9: the run sums
                   the same numbers in another order).
@@ -136,6 +140,67 @@ def seg_rows(run, task, root, cfg, split):
     return rows, m
 
 
+def conll_sentences(path, columns=None):
+    """[[fields]] sentences of a column file (blank or whitespace-only lines between them; -DOCSTART- lines are
+    boundaries); with columns, every token line must have that many fields."""
+    out, cur = [], []
+    for n, line in enumerate(read_lines(path), 1):
+        f = line.split()
+        if not f or f[0] == "-DOCSTART-":
+            if cur:
+                out.append(cur)
+            cur = []
+            continue
+        if columns is not None and len(f) != columns:
+            raise Bad(f"{path}:{n}: {len(f)} columns, expected {columns} (token gold predicted)")
+        cur.append(f)
+    if cur:
+        out.append(cur)
+    return out
+
+
+def chunks(tags):
+    """{(begin, end, type)} of one sentence's tags by conlleval's startOfChunk / endOfChunk (with the S and E
+    cases of BIOES); written apart from core/eval/spans.cc, as a check on it."""
+    out, prev, prev_type, begin = set(), "O", "", None
+    for i, tag in enumerate(list(tags) + ["O"]):
+        p, t = ("O", "") if tag == "O" else (tag[0], tag[2:])
+        if tag != "O" and (len(tag) < 3 or tag[1] != "-" or p not in "BIES"):
+            raise Bad(f"tag {tag!r} is neither O nor B-, I-, E- or S- plus a type")
+        if begin is not None and (prev in "ES" or (prev in "BI" and p in "BSO") or (prev != "O" and prev_type != t)):
+            out.add((begin, i, prev_type))
+            begin = None
+        if p in "BS" or (p in "EI" and prev in "ESO") or (p != "O" and prev_type != t):
+            begin = i
+        prev, prev_type = p, t
+    return out
+
+
+def ner_rows(run, task, root, cfg, split):
+    """Per-sentence [correct, gold, pred] entity counts and conlleval's scores of one split's predictions."""
+    pred_path = os.path.join(run, "predictions", split + ".txt")
+    gold_path = reference(root, cfg, cfg["data"][split] + "." + cfg["data"].get("extension", "conll"))
+    pred, gold = conll_sentences(pred_path, 3), conll_sentences(gold_path)
+    if len(pred) != len(gold):
+        raise Bad(f"{pred_path}: {len(pred)} sentences, {gold_path} has {len(gold)}")
+    rows, tokens, right_tags = [], 0, 0
+    for n, (ps, gs) in enumerate(zip(pred, gold), 1):
+        if [f[0] for f in ps] != [f[0] for f in gs]:
+            raise Bad(f"{pred_path}: sentence {n} has other tokens than sentence {n} of {gold_path}")
+        g_kept, p_kept, g_ref = chunks([f[1] for f in ps]), chunks([f[2] for f in ps]), chunks([f[-1] for f in gs])
+        if g_kept != g_ref:
+            raise Bad(f"{pred_path}: sentence {n}'s gold entities differ from {gold_path}'s")
+        rows.append([len(g_kept & p_kept), len(g_kept), len(p_kept)])
+        tokens += len(ps)
+        right_tags += sum(f[1] == f[2] for f in ps)
+    c, g, pr = (sum(r[k] for r in rows) for k in range(3))
+    p = c / pr if pr else 0.0
+    r = c / g if g else 0.0
+    return rows, {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0,
+                  "gold_entities": g, "predicted_entities": pr, "correct_entities": c,
+                  "token_accuracy": right_tags / tokens if tokens else 0.0}
+
+
 def lm_rows(run, task, root, cfg, split):
     """Per-sentence [logprob, tokens] rows and the perplexity of one split's kept log-probabilities. The
     sentences must be the prepared split's lines, each scored on at most its words plus <eos>."""
@@ -244,6 +309,7 @@ SCORERS = {
     "classify": ("predictions", label_rows, "accuracy"),
     "snli": ("predictions", label_rows, "accuracy"),
     "cws": ("segmented", seg_rows, "f1"),
+    "ner": ("predictions", ner_rows, "f1"),
     "lm": ("logprobs", lm_rows, "ppl"),
     "nmt": ("translations", nmt_rows, "bleu"),
 }

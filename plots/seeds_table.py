@@ -39,6 +39,9 @@ PROTOCOLS = [
      "accuracy", 100, 2, "reduced scale: 1 % of SNLI 1.0 train (5,498 pairs), full dev and test"),
     ("cws", "CWS MSR (b) test F1 (%)", r"^cws_msr_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100, 2,
      "in-house protocol (b): the SIGHAN-2005 MSR gold test file split 80/10/10 by line order"),
+    ("ner", "WNUT-17 test entity F1 (%)", r"^ner_wnut17_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100, 2,
+     "WNUT-17 (3,394 / 1,009 / 1,287 sentences), Lample et al.'s BiRNN-CRF with a character BiRNN, random "
+     "embeddings, conlleval entity F1"),
     ("nmt", "Multi30k test2016 BLEU", r"^nmt_(?P<cell>atr|gru|lstm)$", "bleu", "bleu", 1, 2,
      "RNNSearch En→De on Multi30k (29k pairs), tokenised lowercased BLEU, beam 10"),
     ("ptb", "PTB test perplexity, small recipe", r"^lm_(?P<cell>lstm|atr_tanh|lrn)_small$", "ppl", "ppl", 1, 1,

@@ -40,6 +40,18 @@ def cws(d, rng):
     _write(os.path.join(d, "train_words.txt"), sorted(train_words))
 
 
+def ner(d, rng):
+    names, filler = ["Ann", "Bob", "Rome", "Oslo"], ["we", "saw", "in", "the"]
+    for name, n in (("train", 20), ("dev", 5), ("test", 5)):
+        lines = []
+        for _ in range(n):
+            for _ in range(rng.randint(2, 4)):
+                lines.append(rng.choice(filler) + "\tO")
+            w = rng.choice(names)
+            lines += [w + "\t" + ("B-person" if w in ("Ann", "Bob") else "B-location"), ""]
+        _write(os.path.join(d, name + ".conll"), lines)
+
+
 def snli(d, rng):
     labels = ["entailment", "neutral", "contradiction"]
     for name, n in (("train", 30), ("dev", 6), ("test", 6)):
@@ -81,4 +93,4 @@ def nmt(d, rng):
 
 
 def generate(task, d, seed=7):
-    {"lm": lm, "cws": cws, "snli": snli, "classify": classify, "nmt": nmt}[task](d, random.Random(seed))
+    {"lm": lm, "cws": cws, "ner": ner, "snli": snli, "classify": classify, "nmt": nmt}[task](d, random.Random(seed))

@@ -111,6 +111,32 @@ class Rescore(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("covers other characters", text)
 
+    def test_ner_conlleval_scores_by_hand(self):
+        # Reference in IOB1 (CoNLL-2003's way): sentence 1 has PER [0,2) and LOC [3,4); sentence 2 ORG [0,1).
+        ref = "-DOCSTART- -X- O\n\nAnn NNP I-PER\nLee NNP I-PER\nin IN O\nRome NNP I-LOC\n\nIBM NNP I-ORG\nwon VBD O\n"
+        write(os.path.join(self.root, "data/ner/dev.conll"), "a O\n")
+        write(os.path.join(self.root, "data/ner/test.conll"), ref)
+        # Kept predictions (BIO gold): PER predicted [0,1) (wrong end), an I-LOC after O starts the right LOC
+        # entity (conlleval), ORG predicted as PER (wrong type): 1 right of 3 gold, 3 predicted; tags equal at
+        # tokens Ann, in, won -> 3 of 6 (Rome's I-LOC differs from B-LOC as a string).
+        pred = "Ann B-PER B-PER\nLee I-PER O\nin O O\nRome B-LOC I-LOC\n\nIBM B-ORG B-PER\nwon O O\n\n"
+        f1 = 1 / 3
+        d = make_run(self.root, "ner_x_s1", "ner", {"dir": "data/ner", "dev": "dev", "test": "test", "extension": "conll"},
+                     {"dev": {"f1": 0.0}, "test": {"f1": f1, "precision": f1, "recall": f1, "correct_entities": 1,
+                                                    "gold_entities": 3, "predicted_entities": 3, "token_accuracy": 0.5}},
+                     {"predictions/dev.txt": "a O O\n\n", "predictions/test.txt": pred})
+        rc, text = self.run_rescore("--write-stats")
+        self.assertEqual(rc, 0, text)
+        with open(os.path.join(d, "stats", "test.tsv"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), "correct\tgold\tpred\n1\t2\t2\n0\t1\t1\n")
+        # A kept gold column that no longer matches the reference is named.
+        write(os.path.join(d, "predictions", "test.txt"), pred.replace("Lee I-PER O", "Lee O O"))
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 1)
+        self.assertIn("sentence 1's gold entities differ", text)
+        self.assertEqual(rescore.chunks(["B-PER", "S-PER", "E-LOC", "I-LOC"]),
+                         {(0, 1, "PER"), (1, 2, "PER"), (2, 3, "LOC"), (3, 4, "LOC")})
+
     def test_lm_perplexity_by_hand(self):
         write(os.path.join(self.root, "data/ptb/valid.txt"), "a b\n")
         write(os.path.join(self.root, "data/ptb/test.txt"), "a b c\nd\n")

@@ -227,6 +227,18 @@ class MakeTables(unittest.TestCase):
         self.assertAlmostEqual(last_epoch_train_ppl(rows), math.exp(2.0))
         self.assertIsNone(last_epoch_train_ppl(rows[1:2]))
 
+    def test_ner_table(self):
+        text = read(self.path("ner.md"))
+        self.assertIn("| lstm | 1 | 25.00 ± – (1 seed) | 25.00–25.00 | 35.00 | 89.61 |", text)
+        self.assertIn("| atr | 2 | 21.00 ± 1.41 | 20.00–22.00 | 31.00 | 88.46 |", text)
+        self.assertLess(text.index("| lstm | 1 |"), text.index("| atr | 2 |"))   # best mean first
+        row = [l for l in text.splitlines() if l.endswith("| `ner_wnut17_atr_s1` (outputs not kept) |")]
+        self.assertEqual(len(row), 1, text)
+        self.assertEqual([c.strip() for c in row[0].strip("|").split("|")][2:7],
+                         ["22.00", "18.00", "20.00", "30.00", "30.00 / 10.00"])
+        csvd = csv_rows(self.path("ner.csv"))
+        self.assertEqual(csvd[1][:3], ["wnut17", "atr", "1500000"])
+
     def test_nmt_cws_snli_tables(self):
         nmt = md_rows(self.path("nmt.md"), "system")
         self.assertEqual(nmt[0][:7], ["atr", "7,843,392", "33.33", "33.30", "1.00 / 0.90", "740", "2,250 / 350"])

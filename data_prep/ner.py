@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Prepare named-entity recognition data: RAW_DATA/wnut17 -> data/ner/wnut17/{train,dev,test}.conll, and, when a
+user has CoNLL-2003 (not redistributable, ../shared/data/wnut17/SOURCE.md says why), its eng.train / eng.testa /
+eng.testb -> data/ner/conll2003/{train,dev,test}.conll with --conll2003 DIR.
+
+Input: column files, one token per line with its tag in the last column (WNUT-17: `token<TAB>tag`, BIO;
+CoNLL-2003: `token POS chunk tag`, IOB1, `-DOCSTART-` lines), sentences separated by blank lines (WNUT-17's
+training file also separates them with lines holding only a TAB). Every line is checked; a bad one stops the
+script (exit 2) naming file:line: invalid UTF-8, one column, a different number of columns than the file's
+first token line, a tag that is neither O nor B-/I-/E-/S- plus a type. The published WNUT-17 counts (sentences
+and tokens per split, wnut17/SOURCE.md) are checked (--no-check skips that).
+
+Writes per set: {train,dev,test}.conll with every token line's columns joined by one space, one blank line
+after each sentence, `-DOCSTART-` lines dropped (the C++ reader also skips them), tags unchanged (the reader
+takes any of IOB1, BIO, BIOES), LF, UTF-8; and prep.json (source files with sha256, per-split sentence, token
+and entity counts per type). Written to a temporary folder and renamed into place, so a failed run leaves the
+previous folder as it was. Standard library only.
+
+usage: ner.py [--raw DIR] [--conll2003 DIR] [--out data/ner] [--no-check]
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+from prep_common import swap_into_place, write_prep_json
+
+PROG = "data_prep/ner.py"
+ASCII_SPACE = re.compile(r"[ \t\n\v\f\r]+")
+TAG = re.compile(r"^(O|[BIES]-.+)$")
+SPLITS = ("train", "dev", "test")
+WNUT_FILES = {"train": "wnut17train.conll", "dev": "emerging.dev.conll", "test": "emerging.test.annotated"}
+CONLL_FILES = {"train": "eng.train", "dev": "eng.testa", "test": "eng.testb"}
+# Sentences and tokens per split, ../shared/data/wnut17/SOURCE.md (the published WNUT-17 statistics).
+WNUT_EXPECTED = {"train": (3394, 62730), "dev": (1009, 15733), "test": (1287, 23394)}
+
+
+def fail(msg):
+    print(f"{PROG}: error: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def entities(tags):
+    """Entity types of one sentence's tags by conlleval's chunk rules (core/eval/spans.h)."""
+    out, prev_p, prev_t, open_type = [], "O", "", None
+    for tag in tags + ["O"]:
+        p, t = (tag, "") if tag == "O" else (tag[0], tag[2:])
+        ends = prev_p in "ES" or (prev_p in "BI" and p in "BSO") or (prev_p != "O" and prev_t != t)
+        if open_type is not None and ends:
+            out.append(open_type)
+            open_type = None
+        starts = p in "BS" or (p in "EI" and prev_p in "ESO") or (p != "O" and prev_t != t)
+        if starts:
+            open_type = t
+        prev_p, prev_t = p, t
+    return out
+
+
+def read_columns(path):
+    """[[(columns...)]] sentences of one column file, and its source info; every line checked."""
+    try:
+        with open(path, "rb") as f:
+            stored = f.read()
+    except OSError as e:
+        fail(f"cannot read {path}: {e}")
+    sentences, cur, columns, first = [], [], 0, 0
+    for i, raw in enumerate(stored.split(b"\n"), 1):
+        where = f"{path}:{i}"
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            fail(f"{where}: invalid UTF-8 at byte {e.start} of the line ({e.reason})")
+        fields = [f for f in ASCII_SPACE.split(line) if f]
+        if not fields or fields[0] == "-DOCSTART-":
+            if cur:
+                sentences.append(cur)
+            cur = []
+            continue
+        if len(fields) < 2:
+            fail(f"{where}: one column ({fields[0]!r}); expected the token first and its tag last")
+        if columns == 0:
+            columns, first = len(fields), i
+        if len(fields) != columns:
+            fail(f"{where}: {len(fields)} columns, but the file's first token line ({first}) has {columns}")
+        if not TAG.match(fields[-1]):
+            fail(f"{where}: tag {fields[-1]!r} is neither O nor B-, I-, E- or S- followed by an entity type")
+        cur.append(tuple(fields))
+    if cur:
+        sentences.append(cur)
+    if not sentences:
+        fail(f"{path}: no sentences")
+    return sentences, {"path": os.path.abspath(path), "bytes": len(stored),
+                       "sha256": hashlib.sha256(stored).hexdigest()}
+
+
+def split_stats(sentences):
+    types = {}
+    for s in sentences:
+        for t in entities([c[-1] for c in s]):
+            types[t] = types.get(t, 0) + 1
+    return {"sentences": len(sentences), "tokens": sum(len(s) for s in sentences),
+            "entities": sum(types.values()), "entities_per_type": dict(sorted(types.items()))}
+
+
+def job(raw, files, expected):
+    splits, sources = {}, {}
+    for split in SPLITS:
+        path = os.path.join(raw, files[split])
+        if not os.path.isfile(path):
+            fail(f"missing {path}")
+        sentences, info = read_columns(path)
+        got = (len(sentences), sum(len(s) for s in sentences))
+        if expected and got != expected[split]:
+            fail(f"{path}: {got[0]} sentences, {got[1]} tokens; expected {expected[split][0]}, {expected[split][1]} "
+                 f"(the published counts): not the published file (replace it, or --no-check)")
+        info["published_counts_checked"] = bool(expected)
+        splits[split], sources[split] = sentences, info
+    return splits, sources
+
+
+def write_folder(out, name, description, splits, sources):
+    final = os.path.join(out, name)
+    os.makedirs(out, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=f".{name}-", dir=out)
+    umask = os.umask(0o22)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)
+    try:
+        meta = {"set": name, "description": description, "source_files": sources, "splits": {},
+                "transformation": "columns joined by one space, one blank line after each sentence, -DOCSTART- "
+                                  "lines dropped; tokens and tags unchanged"}
+        for split in SPLITS:
+            body = "".join("".join(" ".join(c) + "\n" for c in s) + "\n" for s in splits[split]).encode("utf-8")
+            with open(os.path.join(tmp, split + ".conll"), "wb") as f:
+                f.write(body)
+            meta["splits"][split] = dict(split_stats(splits[split]), file=split + ".conll",
+                                         sha256=hashlib.sha256(body).hexdigest())
+        write_prep_json(tmp, meta)
+        swap_into_place(tmp, final, out, name)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    print(f"{PROG}: wrote {final}: " + ", ".join(
+        f"{k} {v['sentences']} sentences / {v['entities']} entities" for k, v in meta["splits"].items()))
+
+
+def main():
+    raw_root = os.environ.get("RAW_DATA", "../shared/data")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--raw", default=os.path.join(raw_root, "wnut17"),
+                    help="folder holding the WNUT-17 files (default $RAW_DATA/wnut17)")
+    ap.add_argument("--conll2003", default=None, help="folder holding CoNLL-2003's eng.train, eng.testa, eng.testb")
+    ap.add_argument("--out", default="data/ner", help="output root; each set gets its own folder")
+    ap.add_argument("--no-check", action="store_true", help="skip the published-count checks")
+    a = ap.parse_args()
+    jobs = []
+    if not os.path.isdir(a.raw):
+        fail(f"no folder {a.raw}: --raw is the folder that holds the WNUT-17 files ($RAW_DATA/wnut17)")
+    jobs.append(("wnut17", "WNUT-17 emerging and rare entities (English social media; BIO; 6 types)")
+                + job(a.raw, WNUT_FILES, None if a.no_check else WNUT_EXPECTED))
+    if a.conll2003:
+        jobs.append(("conll2003", "CoNLL-2003 English NER (Reuters; 4 types)") + job(a.conll2003, CONLL_FILES, None))
+    for name, description, splits, sources in jobs:   # everything is read and checked before writing
+        write_folder(a.out, name, description, splits, sources)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,6 @@
+// build/bin/ner <experiment.json> [--set k=v ...] [--resume] [--eval-only] [--threads N]
+// Named-entity recognition (Lample et al. 2016's BiRNN-CRF with a character BiRNN, any registered cell), scored
+// by entity-level F1 as conlleval counts it.
+#include "ner_task.h"
+
+int main(int argc, char** argv) { return twin::run_main<twin::ner::NerTask>(argc, argv, "ner"); }

@@ -1,0 +1,181 @@
+#include "ner_data.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "base/check.h"
+#include "base/json_reader.h"
+#include "data/text.h"
+
+namespace twin::ner {
+
+NerDataConfig parse_ner_data(JsonReader& r) {
+  NerDataConfig c;
+  read_text_data(r, c.text);
+  c.extension = r.get_string("extension", c.extension);
+  const std::string scheme = r.get_choice("scheme", tag_scheme_name(c.scheme), {"iob1", "bio", "bioes"});
+  c.scheme = parse_tag_scheme(scheme, "data.scheme");
+  c.max_word_chars = r.get_int("max_word_chars", c.max_word_chars, 0, 1 << 16);
+  c.singleton_unk = r.get_double("singleton_unk", c.singleton_unk, 0.0, 1.0);
+  r.finish();
+  return c;
+}
+
+nlohmann::json to_json(const NerDataConfig& c) {
+  nlohmann::json j;
+  write_text_data(c.text, j);
+  j["extension"] = c.extension;
+  j["scheme"] = tag_scheme_name(c.scheme);
+  j["max_word_chars"] = c.max_word_chars;
+  j["singleton_unk"] = c.singleton_unk;
+  return j;
+}
+
+std::vector<Sentence> read_conll(const std::string& path) {
+  LineReader in(path);
+  std::vector<Sentence> out;
+  Sentence cur;
+  std::size_t columns = 0;
+  std::int64_t columns_line = 0;
+  auto flush = [&] {
+    if (!cur.tokens.empty()) out.push_back(std::move(cur));
+    cur = Sentence{};
+  };
+  std::string line;
+  while (in.next(line)) {
+    const std::int64_t bad = utf8_error_offset(line);
+    TW_CHECK(bad < 0, in.where(), ": invalid UTF-8 at byte ", bad, " of the line");
+    const std::vector<std::string> f = split_whitespace(line);
+    if (f.empty()) {   // blank or whitespace-only (WNUT-17's training file has lines holding only a TAB)
+      flush();
+      continue;
+    }
+    if (f[0] == "-DOCSTART-") {   // CoNLL-2003 document boundary
+      flush();
+      continue;
+    }
+    TW_CHECK(f.size() >= 2, in.where(), ": one column ('", f[0],
+             "'); expected the token first and its tag last (e.g. 'Paris B-LOC')");
+    if (columns == 0) {
+      columns = f.size();
+      columns_line = in.line_no();
+    }
+    TW_CHECK(f.size() == columns, in.where(), ": ", f.size(), " columns, but the file's first token line (",
+             columns_line, ") has ", columns);
+    split_tag(f.back(), in.where());
+    if (cur.tokens.empty()) cur.line = static_cast<long>(in.line_no());
+    cur.tokens.push_back(f.front());
+    cur.tags.push_back(f.back());
+  }
+  flush();
+  TW_CHECK(!out.empty(), path, ": no sentences (expected one 'token ... tag' line per token, blank lines between "
+                               "sentences)");
+  return out;
+}
+
+std::vector<Sentence> read_split(const NerDataConfig& c, const std::string& split) {
+  const std::string p = c.text.dir + "/" + split + "." + c.extension;
+  TW_CHECK(std::filesystem::exists(p), "NER data file ", p, " not found (HINT: python3 data_prep/ner.py writes ",
+           c.text.dir, "/ from $RAW_DATA/wnut17, or from CoNLL-2003's eng.train/testa/testb with --conll2003 DIR; "
+           "data.dir in the experiment says where)");
+  return read_conll(p);
+}
+
+int NerVocab::tag_id(const std::string& tag) const {
+  const auto it = std::find(tags.begin(), tags.end(), tag);
+  return it == tags.end() ? -1 : static_cast<int>(it - tags.begin());
+}
+
+namespace {
+std::string word_key(const std::string& token, bool lowercase) {
+  std::vector<std::string> one{token};
+  if (lowercase) lowercase_ascii(one);
+  return one[0];
+}
+
+std::vector<std::string> word_chars(const std::string& token, int max_chars) {
+  std::vector<std::string> cs = utf8_chars(token);
+  if (max_chars > 0 && static_cast<int>(cs.size()) > max_chars) cs.resize(static_cast<size_t>(max_chars));
+  return cs;
+}
+}  // namespace
+
+NerVocab build_vocab(const std::vector<Sentence>& train, const NerDataConfig& c) {
+  TokenCounts wc, cc;
+  std::set<std::string> types;
+  for (const Sentence& s : train) {
+    for (const std::string& t : s.tokens) {
+      wc.add(word_key(t, c.text.lowercase));
+      cc.add(word_chars(t, 0));
+    }
+    for (const std::string& tag : s.tags)
+      if (tag != "O") types.insert(tag.substr(2));
+  }
+  NerVocab v;
+  v.words = build_text_vocab(wc, c.text);
+  v.singleton.assign(static_cast<size_t>(v.words.size()), false);
+  for (const auto& [w, n] : wc.entries()) {
+    const std::int32_t id = v.words.find(w);
+    if (n == 1 && id >= 0) v.singleton[static_cast<size_t>(id)] = true;
+  }
+  v.chars = Vocab::from_counts(cc, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
+  const std::string prefixes = c.scheme == TagScheme::kBioes ? "BIES" : "BI";
+  v.tags.push_back("O");
+  for (const std::string& type : types)
+    for (char p : prefixes) v.tags.push_back(std::string(1, p) + "-" + type);
+  return v;
+}
+
+NerBatch make_batch(const std::vector<Sentence>& data, const std::vector<int>& index, const NerVocab& v,
+                    const NerDataConfig& c, bool with_gold, Rng* unk_rng) {
+  NerBatch b;
+  std::vector<Ids> words;
+  for (int i : index) {
+    const Sentence& s = data[static_cast<size_t>(i)];
+    Ids ids;
+    for (const std::string& t : s.tokens) {
+      std::int32_t id = v.words.id(word_key(t, c.text.lowercase));
+      if (unk_rng && c.singleton_unk > 0 && v.singleton[static_cast<size_t>(id)] && unk_rng->bernoulli(c.singleton_unk))
+        id = v.words.id(kUnkWord);
+      ids.push_back(id);
+    }
+    words.push_back(std::move(ids));
+    if (with_gold) {
+      std::vector<int> gold;
+      for (const std::string& tag : convert_tags(s.tags, c.scheme)) {
+        const int id = v.tag_id(tag);
+        TW_CHECK(id >= 0, "NER sentence at line ", s.line, ": tag '", tag, "' is not in the training tag set");
+        gold.push_back(id);
+      }
+      b.gold.push_back(std::move(gold));
+    }
+  }
+  b.words = pad_batch(words, kPadId);
+  // The real words in time-major slot order, t*B + b.
+  const Index T = b.words.steps(), B = b.words.size();
+  std::vector<Ids> chars;
+  b.slot_rows.assign(static_cast<size_t>(T * B), -1);
+  for (Index t = 0; t < T; ++t)
+    for (Index k = 0; k < B; ++k) {
+      const Sentence& s = data[static_cast<size_t>(index[static_cast<size_t>(k)])];
+      if (t >= static_cast<Index>(s.tokens.size())) continue;
+      b.slot_rows[static_cast<size_t>(t * B + k)] = static_cast<std::int32_t>(chars.size());
+      chars.push_back(v.chars.encode(word_chars(s.tokens[static_cast<size_t>(t)], c.max_word_chars)));
+    }
+  const auto n = static_cast<std::int32_t>(chars.size());
+  for (auto& r : b.slot_rows)
+    if (r < 0) r = n;
+  b.chars = pad_batch(chars, kPadId);
+  return b;
+}
+
+std::vector<std::vector<int>> ner_batches(const std::vector<Sentence>& data, int batch_size, int maxi_batch,
+                                          bool shuffle, Rng& rng) {
+  std::vector<int> lengths;
+  lengths.reserve(data.size());
+  for (const Sentence& s : data) lengths.push_back(static_cast<int>(s.tokens.size()));
+  return make_batches(lengths, {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
+}
+
+}  // namespace twin::ner

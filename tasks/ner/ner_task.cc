@@ -1,0 +1,127 @@
+#include "ner_task.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "nn/text_embeddings.h"
+#include "base/threads.h"
+#include "ops/ops.h"
+#include "train/run_dir.h"
+
+namespace twin::ner {
+
+NerTask::NerTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {
+  JsonReader dr = root.child("data");
+  data_ = parse_ner_data(dr);
+  JsonReader mr = root.child("model");
+  mcfg_ = parse_ner_model(mr);
+  train_ = read_split(data_, data_.text.train);
+  dev_ = read_split(data_, data_.text.dev);
+  test_ = read_split(data_, data_.text.test);
+  vocab_ = build_vocab(train_, data_);
+  model_ = std::make_unique<NerModel>(mcfg_, vocab_.words.size(), vocab_.chars.size(),
+                                      static_cast<int>(vocab_.tags.size()), store_);
+  embeddings_found_ = load_text_embeddings(data_.text, vocab_.words, model_->word_embedding());
+  std::fprintf(stderr, "ner: %s (%s): %zu / %zu / %zu sentences, %d words, %d characters, %zu %s tags\n",
+               data_.text.dir.c_str(), data_.text.protocol.c_str(), train_.size(), dev_.size(), test_.size(),
+               vocab_.words.size(), vocab_.chars.size(), vocab_.tags.size(), tag_scheme_name(data_.scheme));
+}
+
+nlohmann::json NerTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
+
+size_t NerTask::begin_epoch(int, Rng& order_rng) {
+  batches_ = ner_batches(train_, data_.text.batch_size, data_.text.maxi_batch, /*shuffle=*/true, order_rng);
+  return batches_.size();
+}
+
+LossOut NerTask::loss(Graph& g, size_t batch, Rng& rng) {
+  const double B = static_cast<double>(batches_[batch].size());   // the global batch's sentences
+  const std::vector<int> mine = shard_.items(batches_[batch]);
+  if (mine.empty()) return {};
+  const NerBatch b = make_batch(train_, mine, vocab_, data_, /*with_gold=*/true, &rng);
+  Var total = model_->loss(g, b, rng);                               // [1,1] summed over sentences
+  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), static_cast<double>(b.tokens())};
+}
+
+std::vector<std::vector<std::string>> NerTask::tag(const std::vector<Sentence>& data, double* seconds) const {
+  Rng unused(0);
+  Stopwatch sw;
+  std::vector<std::vector<std::string>> out(data.size());
+  for (const auto& idx : ner_batches(data, data_.text.eval_batch_size, 0, /*shuffle=*/false, unused)) {
+    const NerBatch b = make_batch(data, idx, vocab_, data_, /*with_gold=*/false);
+    const auto ids = model_->decode(b);
+    for (size_t k = 0; k < idx.size(); ++k) {
+      auto& tags = out[static_cast<size_t>(idx[k])];
+      for (int id : ids[k]) tags.push_back(vocab_.tags[static_cast<size_t>(id)]);
+    }
+  }
+  if (seconds) *seconds = sw.seconds();
+  return out;
+}
+
+NerTask::Scored NerTask::score(const std::vector<Sentence>& data) const {
+  Scored s;
+  double secs = 0;
+  const auto pred = tag(data, &secs);
+  SpanCounts counts;
+  double tokens = 0;
+  for (size_t i = 0; i < data.size(); ++i) {
+    // Both sides in BIO, which the original conlleval.pl reads exactly; entities are unchanged by conversion.
+    s.gold_bio.push_back(convert_tags(data[i].tags, TagScheme::kBio));
+    s.pred_bio.push_back(convert_tags(pred[i], TagScheme::kBio));
+    counts.add(s.gold_bio.back(), s.pred_bio.back());
+    tokens += static_cast<double>(data[i].tokens.size());
+  }
+  s.metrics = counts.to_json();
+  s.metrics["decode_tokens_s"] = tokens / std::max(secs, 1e-9);
+  return s;
+}
+
+Metrics NerTask::evaluate(Split split) {
+  const bool dev = split == Split::kDev;
+  Scored s = score(dev ? dev_ : test_);
+  Metrics m;
+  m.primary_name = "f1";
+  m.higher_is_better = true;
+  m.primary = s.metrics.at("f1").get<double>();
+  m.values = s.metrics;
+  (dev ? last_dev_ : last_test_) = std::move(s);
+  return m;
+}
+
+namespace {
+// conlleval's input: `token gold predicted` per token, a blank line after each sentence.
+std::string conll_lines(const std::vector<Sentence>& data, const std::vector<std::vector<std::string>>& gold,
+                        const std::vector<std::vector<std::string>>& pred) {
+  std::string out;
+  for (size_t i = 0; i < data.size(); ++i) {
+    for (size_t t = 0; t < data[i].tokens.size(); ++t)
+      out += data[i].tokens[t] + " " + gold[i][t] + " " + pred[i][t] + "\n";
+    out += "\n";
+  }
+  return out;
+}
+}  // namespace
+
+void NerTask::finish(const std::string& run_dir, nlohmann::json& summary) {
+  const std::string dir = (std::filesystem::path(run_dir) / "predictions").string();
+  std::filesystem::create_directories(dir);
+  for (const auto& [split, data, scored] :
+       {std::tuple<std::string, const std::vector<Sentence>*, const Scored*>{"dev", &dev_, &last_dev_},
+        std::tuple<std::string, const std::vector<Sentence>*, const Scored*>{"test", &test_, &last_test_}}) {
+    if (scored->pred_bio.empty()) continue;
+    write_text_atomic(dir + "/" + split + ".txt", conll_lines(*data, scored->gold_bio, scored->pred_bio));
+    summary["predictions"][split] = "predictions/" + split + ".txt";
+  }
+  summary["protocol"] = data_.text.protocol;
+  summary["data_dir"] = data_.text.dir;
+  summary["scheme"] = tag_scheme_name(data_.scheme);
+  summary["tags"] = vocab_.tags;
+  summary["vocab"] = vocab_.words.size();
+  summary["char_vocab"] = vocab_.chars.size();
+  summary["embeddings"] = data_.text.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.text.embeddings);
+  summary["embedding_rows_from_file"] = embeddings_found_;
+  if (summary.contains("train_units_per_s")) summary["train_words_per_s"] = summary["train_units_per_s"];
+}
+
+}  // namespace twin::ner

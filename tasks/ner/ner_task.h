@@ -1,0 +1,53 @@
+// The NER task for the shared trainer (core/train/trainer.h): batches of sentences, the objective averaged over
+// a batch's sentences, dev entity F1 (conlleval's definitions, eval/spans.h) selecting the best model, and at
+// the end the dev and test predictions in conlleval's input format (`token gold predicted`, BIO tags, a blank
+// line between sentences) beside summary.json, so the official script (or `make rescore`) re-scores them.
+#pragma once
+#include <memory>
+
+#include "ner_data.h"
+#include "ner_model.h"
+#include "train/cli.h"
+#include "train/dist.h"
+
+namespace twin::ner {
+
+class NerTask {
+ public:
+  NerTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
+  static std::vector<std::string> flags() { return {}; }
+
+  nlohmann::json resolved() const;
+  ParamStore& params() { return store_; }
+  size_t begin_epoch(int epoch, Rng& order_rng);
+  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  void set_shard(const dist::Shard& s) { shard_ = s; }
+  const char* progress_loss_name() const { return mcfg_.objective == "nll" ? "nll" : "hinge"; }
+  Metrics evaluate(Split split);
+  NamedMats save_state() const { return {}; }
+  void load_state(const NamedMats&) {}
+  void finish(const std::string& run_dir, nlohmann::json& summary);
+
+  // Predicted tags (in data.scheme) for every sentence of `data`, with the seconds it took.
+  std::vector<std::vector<std::string>> tag(const std::vector<Sentence>& data, double* seconds = nullptr) const;
+
+ private:
+  struct Scored {
+    std::vector<std::vector<std::string>> gold_bio, pred_bio;
+    nlohmann::json metrics;
+  };
+  Scored score(const std::vector<Sentence>& data) const;
+
+  NerDataConfig data_;
+  NerModelConfig mcfg_;
+  std::vector<Sentence> train_, dev_, test_;
+  NerVocab vocab_;
+  std::vector<std::vector<int>> batches_;
+  dist::Shard shard_;
+  ParamStore store_;
+  std::unique_ptr<NerModel> model_;
+  long embeddings_found_ = 0;
+  Scored last_dev_, last_test_;
+};
+
+}  // namespace twin::ner
