@@ -9,6 +9,9 @@ Two protocols:
             gold/{corpus}_training_words.utf8 (or, without it, the words of the whole training file). The
             training files are not in ../shared/data (see its sighan2005/SOURCE.md): put them in place and
             this runs unchanged.
+  ud        protocol (c): Universal Dependencies Chinese GSD 1.4 (RAW_DATA/ud_chinese_gsd, --ud) with its own
+            train/dev/test, read from the CoNLL-U FORM column (data_prep/cws_ud.py) -> data/cws/gsd_ud/; OOV
+            against the train split's words.
   inhouse   in-house protocol (b): the gold test file split 80/10/10 by line order (first 80 % train, next
             10 % dev, last 10 % test); OOV against the train split's words. Needs only the gold test file.
             Its numbers are NOT comparable with published SIGHAN 2005 results.
@@ -29,7 +32,8 @@ temporary folder and renamed into place, so a failure never leaves a half-writte
 deterministic (same input, same bytes). The .seg files and train_words.txt can be given to the official
 bakeoff `score` script as truth and dictionary. Standard library only.
 
-usage: cws.py [--raw DIR] [--out DIR] [--corpus msr|pku|all] [--protocol inhouse|standard|all] [--no-check]
+usage: cws.py [--raw DIR] [--ud DIR] [--out DIR] [--corpus msr|pku|all] [--protocol inhouse|standard|ud|all]
+              [--no-check]
 """
 import argparse
 import gzip
@@ -41,6 +45,7 @@ import sys
 import tempfile
 import zlib
 
+from cws_ud import job_ud
 from prep_common import find, swap_into_place, write_prep_json
 
 PROG = "data_prep/cws.py"
@@ -368,9 +373,11 @@ def main():
     ap.add_argument("--raw", default=os.path.join(os.environ.get("RAW_DATA", "../shared/data"), "sighan2005"),
                     help="folder holding gold/, testing/ and (for --protocol standard) training/ "
                          "(default $RAW_DATA/sighan2005 or ../shared/data/sighan2005)")
+    ap.add_argument("--ud", default=os.path.join(os.environ.get("RAW_DATA", "../shared/data"), "ud_chinese_gsd"),
+                    help="folder holding zh-ud-{train,dev,test}.conllu (protocol ud; default $RAW_DATA/ud_chinese_gsd)")
     ap.add_argument("--out", default="data/cws", help="output root; each protocol gets {corpus}_{protocol}/")
     ap.add_argument("--corpus", choices=CORPORA + ("all",), default="all")
-    ap.add_argument("--protocol", choices=PROTOCOLS + ("all",), default="inhouse",
+    ap.add_argument("--protocol", choices=PROTOCOLS + ("ud", "all"), default="inhouse",
                     help="inhouse (default): protocol (b), the gold test file split 80/10/10; standard: "
                          "protocol (a), needs training/{corpus}_training.utf8; all: both, standard skipped "
                          "with a note when its training file is absent")
@@ -380,11 +387,19 @@ def main():
     a = ap.parse_args()
     corpora = CORPORA if a.corpus == "all" else (a.corpus,)
     protocols = PROTOCOLS if a.protocol == "all" else (a.protocol,)
-    if not os.path.isdir(a.raw):
+    jobs = []  # everything is read and checked before anything is written
+    if a.protocol in ("ud", "all"):
+        if not os.path.isdir(a.ud):
+            fail(f"no folder {a.ud}: --ud is the folder holding zh-ud-{{train,dev,test}}.conllu (UD Chinese GSD 1.4)")
+        meta, splits, known = job_ud(a.ud, a.no_check, fail, read_bytes, source_info, decode, lines_of, counts)
+        meta["checks"] = {"published_counts_checked": not a.no_check}
+        jobs.append((meta, splits, known))
+        if a.protocol == "ud":
+            protocols, corpora = (), ()
+    if corpora and not os.path.isdir(a.raw):
         fail(f"no folder {a.raw}: --raw is the SIGHAN 2005 folder itself (holding gold/{{msr,pku}}_test_gold.utf8 "
              f"of icwb2-data.zip, testing/ and optionally training/); RAW_DATA is the folder that holds sighan2005/")
 
-    jobs = []  # everything is read and checked before anything is written
     for corpus in corpora:
         gp = find(os.path.join(a.raw, "gold"), f"{corpus}_test_gold.utf8")
         if gp is None:

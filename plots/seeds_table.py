@@ -39,6 +39,8 @@ PROTOCOLS = [
      "accuracy", 100, 2, "reduced scale: 1 % of SNLI 1.0 train (5,498 pairs), full dev and test"),
     ("cws", "CWS MSR (b) test F1 (%)", r"^cws_msr_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100, 2,
      "in-house protocol (b): the SIGHAN-2005 MSR gold test file split 80/10/10 by line order"),
+    ("gsd", "CWS UD Chinese GSD (c) test F1 (%)", r"^cws_gsd_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100,
+     2, "protocol (c): UD Chinese GSD 1.4 with its own train/dev/test (3,997 / 500 / 500 sentences)"),
     ("ner", "WNUT-17 test entity F1 (%)", r"^ner_wnut17_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100, 2,
      "WNUT-17 (3,394 / 1,009 / 1,287 sentences), Lample et al.'s BiRNN-CRF with a character BiRNN, random "
      "embeddings, conlleval entity F1"),

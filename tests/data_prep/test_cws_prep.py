@@ -75,5 +75,56 @@ class CwsPrep(unittest.TestCase):
         self.assert_fails(["msr_training_words.utf8: no words"], "--protocol", "standard")
 
 
+CONLLU_TRAIN = ("# sent_id = 1\n# text = 我們喜歡蘋果\n1\t我們\t_\tPRON\tPN\t_\t2\tnsubj\t_\t_\n"
+                "2\t喜歡\t_\tVERB\tVV\t_\t0\troot\t_\t_\n3-4\t蘋果\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                "3\t蘋\t_\tNOUN\tNN\t_\t2\tobj\t_\t_\n4\t果\t_\tNOUN\tNN\t_\t3\tdep\t_\t_\n\n"
+                "1\t好\t_\tADJ\tJJ\t_\t0\troot\t_\t_\n")
+
+
+class CwsUdPrep(unittest.TestCase):
+    """Protocol (c): CoNLL-U FORM columns, comment and multiword lines skipped, malformed lines named."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.ud = os.path.join(self.tmp.name, "ud")
+        self.out = os.path.join(self.tmp.name, "out")
+        os.makedirs(self.ud)
+        for split in ("train", "dev", "test"):
+            self.write(split, CONLLU_TRAIN)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, split, text):
+        with open(os.path.join(self.ud, f"zh-ud-{split}.conllu"), "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def run_prep(self, *extra):
+        p = subprocess.run([sys.executable, SCRIPT, "--protocol", "ud", "--ud", self.ud, "--out", self.out, *extra],
+                           capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+
+    def test_forms_become_segmented_sentences(self):
+        code, msg = self.run_prep("--no-check")
+        self.assertEqual(code, 0, msg)
+        with open(os.path.join(self.out, "gsd_ud", "test.seg"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), "我們 喜歡 蘋 果\n好\n")
+        with open(os.path.join(self.out, "gsd_ud", "test.bmes"), encoding="ascii") as f:
+            self.assertEqual(f.read(), "BEBESS\nS\n")
+
+    def test_published_counts_and_bad_lines(self):
+        code, msg = self.run_prep()
+        self.assertEqual(code, 2, msg)
+        self.assertIn("expected 3997, 98608", msg)
+        for text, needle in (("1\t我\t_\n", "zh-ud-dev.conllu:1: 3 TAB-separated columns"),
+                             ("x\t我\t_\t_\t_\t_\t_\t_\t_\t_\n", "zh-ud-dev.conllu:1: ID 'x'"),
+                             ("1\t我 們\t_\t_\t_\t_\t_\t_\t_\t_\n", "zh-ud-dev.conllu:1: FORM '我 們'")):
+            self.write("dev", text)
+            code, msg = self.run_prep("--no-check")
+            self.assertEqual(code, 2, msg)
+            self.assertIn(needle, msg)
+            self.assertNotIn("Traceback", msg)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
