@@ -329,6 +329,27 @@ TEST_F(LmCli, HelpAndVersionExitZero) {
   EXPECT_FALSE(fs::exists(out_.str("run")));   // neither touches a run folder
 }
 
+TEST_F(LmCli, PrintConfigPrintsTheResolvedExperimentAndWritesNothing) {
+  std::vector<std::string> args = {"lm", cfg_.str("exp.json"), "--print-config", "--set", "train.optim.lr=0.5",
+                                   "--seed", "3"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  const int rc = run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm");
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_EQ(rc, 0) << err;
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["train"]["optim"]["lr"], 0.5);                 // --set applied
+  EXPECT_EQ(j["seed"], 3);                                   // --seed applied
+  EXPECT_EQ(j["out_dir"], out_.str("run") + "_s3");
+  EXPECT_EQ(j["model"]["cell"]["layer_norm"], false);        // a key the experiment file never names: its default
+  EXPECT_TRUE(j["train"].contains("patience"));
+  EXPECT_FALSE(fs::exists(out_.str("run_s3")));               // nothing written
+  EXPECT_FALSE(fs::exists(out_.str("run")));
+}
+
 TEST_F(LmCli, ResumeKeepsTheStoredSettingsWhenTheExperimentFileChanged) {
   std::string err;
   ASSERT_EQ(run({"--set", "train.max_steps=3"}, &err), 0) << err;

@@ -14,7 +14,7 @@ namespace twin {
 
 std::string cli_usage(const std::string& prog, const std::vector<std::string>& task_flags) {
   std::string u = "usage: " + prog +
-                  " <experiment.json> [--set key=value ...] [--resume] [--eval-only] [--threads N] [--seed N | --seeds N,N,...]";
+                  " <experiment.json> [--set key=value ...] [--resume] [--eval-only] [--print-config] [--threads N] [--seed N | --seeds N,N,...]";
   for (const auto& f : task_flags) u += " [" + f + " N]";
   return u;
 }
@@ -29,6 +29,8 @@ std::string cli_help(const std::string& prog, const std::vector<std::string>& ta
        "                        config.resolved.json; only train.max_epochs, train.max_steps, train.max_minutes,\n"
        "                        threads, train.optim.lr and train.optim.clip_norm may change\n"
        "  --eval-only           evaluate the run's best model (model.best.bin) into eval.json\n"
+       "  --print-config        print the resolved experiment (every key, defaults filled in, as config.resolved.json\n"
+       "                        would hold it) and exit; reads and checks the data like a run, writes nothing\n"
        "  --threads N           threads for this invocation (default: the experiment's \"threads\")\n"
        "  --seed N              run with seed N in <out_dir>_s<N>\n"
        "  --seeds N,N,...       one run per seed, one after another (<out_dir>_s<N> each)\n";
@@ -210,6 +212,8 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
       a.resume = true;
     } else if (s == "--eval-only") {
       a.eval_only = true;
+    } else if (s == "--print-config") {
+      a.print_config = true;
     } else if (s == "--threads") {
       a.threads = static_cast<int>(parse_int_flag(s, value(i, s), 1, 256, "a number"));
     } else if (s == "--seed" || s == "--seeds") {
@@ -218,8 +222,8 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
     } else if (std::find(task_flags.begin(), task_flags.end(), s) != task_flags.end()) {
       a.task_flags[s] = value(i, s);
     } else if (s.rfind("--", 0) == 0) {
-      std::vector<std::string> known = {"--set", "--resume", "--eval-only", "--threads", "--seed", "--seeds", "--help",
-                                        "--version"};
+      std::vector<std::string> known = {"--set", "--resume", "--eval-only", "--print-config", "--threads", "--seed",
+                                        "--seeds", "--help", "--version"};
       known.insert(known.end(), task_flags.begin(), task_flags.end());
       const std::string guess = closest_name(s, known);
       TW_FAIL("unknown option '", s, "'", guess.empty() ? "" : " (did you mean '" + guess + "'?)", "; ", usage);

@@ -29,6 +29,7 @@ struct CliArgs {
   std::vector<std::string> overrides;       // --set a.b=v
   bool resume = false;
   bool eval_only = false;
+  bool print_config = false;                 // --print-config: print the resolved experiment and exit 0
   int threads = 0;                           // 0: from the experiment
   std::vector<std::uint64_t> seeds;          // --seed / --seeds; empty: the experiment's seed and out_dir
   bool help = false;                         // --help / -h: print cli_help() and exit 0
@@ -109,6 +110,10 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       same["run"].erase("threads");   // threads per rank may differ
       dist::check_same("the resolved experiment", same.dump(1));
       dist::check_same("the parameter table (from the config and the data's vocabularies)", task.params().table());
+    }
+    if (args.print_config) {   // before anything touches the run folder
+      if (lead) std::printf("%s\n", exp.resolved(typed).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      return 0;
     }
     RunDir dir(run.out_dir);
     const std::string best = dir.path("model.best.bin");
