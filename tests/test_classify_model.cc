@@ -223,7 +223,7 @@ TEST_P(ClassifyModelTest, OverfitsEightSentences) {
   ClassifyModel m(c, kVocab, kLabels, store);
   const SeqBatch b = pad_batch(toy_sentences(), 0);
   OptimConfig oc;
-  oc.name = "adam";
+  oc.name = OptimKind::kAdam;
   oc.lr = 0.02;
   auto opt = make_optimizer(oc);
   Graph g;

@@ -102,8 +102,8 @@ TEST(Config, ToJsonRecordsEveryFieldAndParsesBack) {
   TrainConfig t;
   t.max_epochs = 7, t.max_steps = 99, t.max_minutes = 1.5, t.batch_size = 3, t.eval_every = 11, t.patience = 2;
   t.log_every = 5, t.save_every = 13;
-  t.optim = {"adam", 0.01, 0.5, 0.8, 0.99, 1e-6, 0.9, 0.1, 1e-4, 2.5};
-  t.schedule = {"gnmt", 2, 0.25, 3, 1e-5, 100, 200, 50};
+  t.optim = {OptimKind::kAdam, 0.01, 0.5, 0.8, 0.99, 1e-6, 0.9, 0.1, 1e-4, 2.5};
+  t.schedule = {ScheduleKind::kGnmt, 2, 0.25, 3, 1e-5, 100, 200, 50};
   json j = to_json(t);
   TrainConfig back = train_from(j);
   EXPECT_EQ(to_json(back), j);

@@ -111,7 +111,7 @@ TEST(FuzzRegression, OptimizerStepCounterOutOfRange) {
   ParamStore store(1);
   store.add("w", 2, 2, [](Mat& m, Rng&) { m.setConstant(Real(0.5)); });
   OptimConfig c;
-  c.name = "adam";
+  c.name = OptimKind::kAdam;
   auto opt = make_optimizer(c);
   opt->init(store);
   NamedMats state = opt->state();

@@ -46,7 +46,7 @@ void expect_common(const Resolved& r) {
   EXPECT_DOUBLE_EQ(r.model.init_scale, 0.08);
   EXPECT_EQ(r.model.cell.init, "uniform");
   EXPECT_DOUBLE_EQ(r.model.cell.init_scale, 0.08);
-  EXPECT_EQ(r.train.optim.name, "sgd");
+  EXPECT_EQ(r.train.optim.name, OptimKind::kSgd);
   EXPECT_EQ(r.train.batch_size, 20);
   EXPECT_EQ(r.data.bptt, 35);
   EXPECT_FALSE(r.run.source.empty()) << "a recipe names its source";
@@ -60,7 +60,7 @@ TEST(LmRecipes, TensorFlowRecipeMatchesItsSource) {
     EXPECT_FALSE(r.model.tie);
     EXPECT_DOUBLE_EQ(r.train.optim.lr, 0.6);
     EXPECT_DOUBLE_EQ(r.train.optim.clip_norm, 5.0);
-    EXPECT_EQ(r.train.schedule.type, "step_decay");
+    EXPECT_EQ(r.train.schedule.type, ScheduleKind::kStepDecay);
     EXPECT_EQ(r.train.schedule.start_epoch, 11);   // 10 epochs at 0.6, then /1.15 per epoch
     EXPECT_NEAR(r.train.schedule.factor, 1 / 1.15, 1e-15);
     EXPECT_EQ(r.train.max_epochs, 39);
@@ -80,7 +80,7 @@ TEST(LmRecipes, PyTorchRecipeMatchesItsSource) {
     EXPECT_EQ(r.data.loss, "mean_token");
     EXPECT_DOUBLE_EQ(r.train.optim.lr, 20.0);
     EXPECT_DOUBLE_EQ(r.train.optim.clip_norm, 0.25);
-    EXPECT_EQ(r.train.schedule.type, "plateau");   // lr /= 4 after an epoch whose dev loss did not improve
+    EXPECT_EQ(r.train.schedule.type, ScheduleKind::kPlateau);   // lr /= 4 after an epoch whose dev loss did not improve
     EXPECT_DOUBLE_EQ(r.train.schedule.factor, 0.25);
     EXPECT_EQ(r.train.schedule.patience, 0);
     EXPECT_EQ(r.train.eval_every, 0);              // dev once per epoch, as the source

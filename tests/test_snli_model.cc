@@ -175,7 +175,7 @@ TEST_P(SnliModelTest, OverfitsEightPairs) {
   const Pairs d = toy_pairs();
   const SeqBatch p = pad_batch(d.premise, 0), h = pad_batch(d.hypothesis, 0);
   OptimConfig oc;
-  oc.name = "adam";
+  oc.name = OptimKind::kAdam;
   oc.lr = 0.01;
   auto opt = make_optimizer(oc);
   Graph g;

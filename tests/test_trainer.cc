@@ -83,10 +83,10 @@ TrainOptions options(const std::string& dir, int epochs) {
   o.run_dir = dir;
   o.quiet = true;
   o.train.max_epochs = epochs;
-  o.train.optim.name = "adam";
+  o.train.optim.name = OptimKind::kAdam;
   o.train.optim.lr = 0.05;
   o.train.optim.clip_norm = 1.0;
-  o.train.schedule.type = "step_decay";
+  o.train.schedule.type = ScheduleKind::kStepDecay;
   o.train.schedule.start_epoch = 2;
   o.train.schedule.factor = 0.5;
   return o;

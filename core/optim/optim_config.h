@@ -1,9 +1,13 @@
-// The optimiser's and the learning-rate schedule's settings ("train.optim", "train.schedule"), their strict
-// parsers and to_json: the optimisers (optim/optimizer.h) and schedules (optim/schedule.h) own their
+// The optimiser's and the learning-rate schedule's settings ("train.optim", "train.schedule"), declared once in
+// their tables (base/config_table.h): the parsers, to_json, the checks of structs built in code and the key
+// reference all come from them. The optimisers (optim/optimizer.h) and schedules (optim/schedule.h) own their
 // configuration, and train/config.h's TrainConfig holds one of each.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+
+#include "base/config_table.h"
+#include "base/names.h"
 
 namespace twin {
 
@@ -12,8 +16,14 @@ class JsonReader;
 // The upper bound of every step count in a config ("practically unlimited"): train/config.cc uses it too.
 inline constexpr long kMaxConfigCount = 1'000'000'000'000L;
 
+enum class OptimKind { kSgd, kAdam, kAdagrad, kAdadelta };
+inline constexpr NameTable<OptimKind, 4> kOptimNames{{{OptimKind::kSgd, "sgd"},
+                                                      {OptimKind::kAdam, "adam"},
+                                                      {OptimKind::kAdagrad, "adagrad"},
+                                                      {OptimKind::kAdadelta, "adadelta"}}};
+
 struct OptimConfig {
-  std::string name = "sgd";     // "sgd" | "adam" | "adagrad" | "adadelta"
+  OptimKind name = OptimKind::kSgd;
   double lr = 1.0;
   double momentum = 0.0;        // sgd
   double beta1 = 0.9;           // adam
@@ -25,10 +35,18 @@ struct OptimConfig {
   double clip_norm = 0.0;       // global-norm clipping; 0 = off
 };
 
+enum class ScheduleKind { kConstant, kStepDecay, kPlateau, kHalving, kWarmupRsqrt, kGnmt };
+inline constexpr NameTable<ScheduleKind, 6> kScheduleNames{{{ScheduleKind::kConstant, "constant"},
+                                                            {ScheduleKind::kStepDecay, "step_decay"},
+                                                            {ScheduleKind::kPlateau, "plateau"},
+                                                            {ScheduleKind::kHalving, "halving"},
+                                                            {ScheduleKind::kWarmupRsqrt, "warmup_rsqrt"},
+                                                            {ScheduleKind::kGnmt, "gnmt"}}};
+
 // Learning-rate schedules are pure functions of (config, base lr, progress) plus, for "plateau", the
 // schedule state kept in progress (see optim/schedule.h).
 struct ScheduleConfig {
-  std::string type = "constant";  // constant | step_decay | plateau | halving | warmup_rsqrt | gnmt
+  ScheduleKind type = ScheduleKind::kConstant;
   int start_epoch = 0;            // step_decay/halving: first epoch (1-based) whose lr is decayed
   double factor = 0.5;            // step_decay, plateau, gnmt: multiplier per decay
   int patience = 0;               // plateau: evaluations without improvement before decaying
@@ -37,6 +55,9 @@ struct ScheduleConfig {
   long decay_start_step = 0;      // gnmt: first step of exponential decay
   long decay_interval = 1;        // gnmt: steps per factor
 };
+
+const ConfigTable<OptimConfig>& optim_table();
+const ConfigTable<ScheduleConfig>& schedule_table();
 
 // Strict parsers (each consumes its object's keys and reports unknown ones) and every field as JSON.
 OptimConfig parse_optim(JsonReader& r);

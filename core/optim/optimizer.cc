@@ -11,12 +11,6 @@ namespace {
 constexpr long kStepSplit = 1L << 20;  // the step counter is stored as two floats, each exact below 2^24
 
 bool row_sparse(const Param& p) { return !p.all_touched && !p.touched.empty(); }
-
-void check_range(const char* field, double v, double lo, bool lo_open, double hi, bool hi_open) {
-  const bool ok = std::isfinite(v) && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
-  TW_CHECK(ok, "optim.", field, " = ", v, " is out of range ", lo_open ? "(" : "[", lo, ", ",
-           std::isinf(hi) ? std::string("inf") : detail::cat(hi), hi_open ? ")" : "]");
-}
 }  // namespace
 
 std::string Optimizer::entry_name(const std::string& slot, const std::string& param) const {
@@ -104,27 +98,17 @@ void Optimizer::load_state(const NamedMats& entries) {
     for (size_t i = 0; i < names.size(); ++i) s.mats[i] = *given.at(entry_name(names[i], s.param));
 }
 
-void check_optim(const OptimConfig& c) {
-  const double inf = INFINITY;
-  TW_CHECK(c.name == "sgd" || c.name == "adam" || c.name == "adagrad" || c.name == "adadelta",
-           "optim.name = '", c.name, "' is not an optimiser; allowed: ", kOptimizerNames);
-  check_range("lr", c.lr, 0, true, inf, true);
-  check_range("momentum", c.momentum, 0, false, 1, true);
-  check_range("beta1", c.beta1, 0, false, 1, true);
-  check_range("beta2", c.beta2, 0, false, 1, true);
-  check_range("eps", c.eps, 0, true, inf, true);
-  check_range("rho", c.rho, 0, false, 1, true);
-  check_range("initial_accumulator", c.initial_accumulator, 0, false, inf, true);
-  check_range("weight_decay", c.weight_decay, 0, false, inf, true);
-  check_range("clip_norm", c.clip_norm, 0, false, inf, true);
-}
+void check_optim(const OptimConfig& c) { optim_table().check(c, "optim"); }
 
 std::unique_ptr<Optimizer> make_optimizer(const OptimConfig& cfg) {
   check_optim(cfg);
-  if (cfg.name == "sgd") return make_sgd(cfg);
-  if (cfg.name == "adam") return make_adam(cfg);
-  if (cfg.name == "adagrad") return make_adagrad(cfg);
-  return make_adadelta(cfg);
+  switch (cfg.name) {
+    case OptimKind::kSgd: return make_sgd(cfg);
+    case OptimKind::kAdam: return make_adam(cfg);
+    case OptimKind::kAdagrad: return make_adagrad(cfg);
+    case OptimKind::kAdadelta: return make_adadelta(cfg);
+  }
+  TW_FAIL("optim.name: no optimiser for this value");
 }
 
 }  // namespace twin

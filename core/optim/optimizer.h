@@ -80,11 +80,11 @@ class Optimizer {
   Mat scratch_;  // weight-decayed gradient
 };
 
-// Throws twin::Error naming the field for out-of-range values (optim.beta1 = 1.5, ...) or an unknown name.
+// The bounds and rules of optim_table() (optim_config.h) on a struct built in code: throws twin::Error naming
+// the field (optim.beta1 = 1.5 is out of range [0, 1]).
 void check_optim(const OptimConfig& cfg);
 // Validates cfg, then builds the rule it names.
 std::unique_ptr<Optimizer> make_optimizer(const OptimConfig& cfg);
-inline constexpr const char* kOptimizerNames = "sgd, adam, adagrad, adadelta";
 
 // One factory per rule file (used by make_optimizer; cfg is already validated).
 std::unique_ptr<Optimizer> make_sgd(const OptimConfig& cfg);

@@ -169,7 +169,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
       ++p.stalled;
     }
     if (root && tc.keep_snapshots > 0) save_snapshot(run_path, store, o.config, p.step, tc.keep_snapshots);
-    if (tc.schedule.type == "plateau") plateau_update(p.sched, m.primary, m.higher_is_better, tc.schedule);
+    if (tc.schedule.type == ScheduleKind::kPlateau) plateau_update(p.sched, m.primary, m.higher_is_better, tc.schedule);
     nlohmann::json row = m.values;
     row["split"] = "dev";
     row["step"] = p.step;

@@ -91,7 +91,7 @@ class Bench {
     mc.tie = false;
     model_ = std::make_unique<lm::LmModel>(mc, c.vocab, store_);
     OptimConfig oc;
-    oc.name = "sgd";
+    oc.name = OptimKind::kSgd;
     oc.lr = kLr;
     opt_ = make_optimizer(oc);
     windows_ = random_windows(c, rng_);
