@@ -68,7 +68,7 @@ TEST(CellGradExtra, SruWithInputEqualHidden) { check_cell_gradient(variant("sru"
 TEST(CellGradExtra, GruResetBeforeWithInputEqualHidden) { check_cell_gradient(variant("gru_reset_before"), kH); }
 TEST(CellGradExtra, SimplestRanIdentityContent) {
   CellConfig c = variant("ran");
-  c.content = "identity";
+  c.content = RanContent::kIdentity;
   check_cell_gradient(c, kH);
   c.layer_norm = true;
   check_cell_gradient(c, kH);

@@ -174,7 +174,7 @@ TEST(CellParams, Table1WeightMatricesAndTransformations) {
   // ATR paper Table 1: LSTM 8/8, GRU 6/6, RAN 4/4, ATR 2/2. The paper's RAN is Lee et al.'s simplest one,
   // c̃ = x (content "identity", I == H); the default RAN keeps c̃ = x W_c and has one matrix more.
   CellConfig simplest_ran = variant("ran");
-  simplest_ran.content = "identity";
+  simplest_ran.content = RanContent::kIdentity;
   const std::vector<std::tuple<std::string, CellConfig, int>> want = {
       {"lstm", variant("lstm"), 8}, {"gru", variant("gru"), 6}, {"ran (simplest)", simplest_ran, 4},
       {"atr", variant("atr"), 2},   {"ran (linear content)", variant("ran"), 5}};
@@ -188,7 +188,7 @@ TEST(CellParams, Table1WeightMatricesAndTransformations) {
   ParamStore store2;
   EXPECT_THROW(make_cell(simplest_ran, kH + 1, store2, "m"), Error);   // c̃ = x needs I == H
   CellConfig gru_content = variant("gru");
-  gru_content.content = "identity";
+  gru_content.content = RanContent::kIdentity;
   EXPECT_THROW(make_cell(gru_content, kH, store2, "g"), Error);        // not a GRU option
   ParamStore store;
   EXPECT_EQ(make_cell(variant("dt_t2"), kI, store, "m")->info().weight_matrices, 9 + 2 * 3);
@@ -210,7 +210,7 @@ TEST(CellParams, NamesAndInitialisation) {
     EXPECT_NE(store.find(name), nullptr) << name;
   for (const char* init : {"normal", "glorot", "orthogonal"}) {
     CellConfig c = variant("atr");
-    c.init = init;
+    c.init = *value_of(kWeightInitNames, init);
     EXPECT_NO_THROW(make_cell(c, kI, store, std::string("init_") + init)) << init;
   }
 }
@@ -238,15 +238,12 @@ TEST(CellFactory, Errors) {
     tweak(c);
     EXPECT_THROW(make_cell(c, kI, store, "m_" + type), Error) << type;
   };
-  expect_rejected("gru", [](CellConfig& c) { c.output = "tanh"; });
+  expect_rejected("gru", [](CellConfig& c) { c.output = CellOutput::kTanh; });
   expect_rejected("lstm", [](CellConfig& c) { c.layer_norm = true; });
   expect_rejected("lrn", [](CellConfig& c) { c.coupled = true; });
-  expect_rejected("atr", [](CellConfig& c) { c.bias = "sometimes"; });
-  expect_rejected("atr", [](CellConfig& c) { c.output = "relu"; });
-  expect_rejected("gru", [](CellConfig& c) { c.bias = "input"; });
+  expect_rejected("gru", [](CellConfig& c) { c.bias = CellBias::kInput; });
   expect_rejected("atr", [](CellConfig& c) { c.transitions = 3; });
-  expect_rejected("atr", [](CellConfig& c) { c.init = "zeros"; });
-  expect_rejected("lstm", [](CellConfig& c) { c.bias = "none"; c.forget_bias = 1; });
+  expect_rejected("lstm", [](CellConfig& c) { c.bias = CellBias::kNone; c.forget_bias = 1; });
   expect_rejected("dt", [](CellConfig& c) { c.transitions = -1; });
   EXPECT_TRUE(is_registered_cell("lrn"));
   EXPECT_FALSE(is_registered_cell("bogus"));

@@ -274,7 +274,7 @@ TEST(ClassifyModel, ConfigErrorsAndFrozenEmbeddings) {
 
 ClassifyModelConfig memory_config(const std::string& cell, const std::string& output, int d = 16) {
   ClassifyModelConfig c = rnn_config(cell, false, "last", "additive", d);
-  c.cell.output = output;
+  c.cell.output = *value_of(kCellOutputNames, output);
   c.cell.init_scale = 0.5;
   c.init_scale = 0.5;
   return c;

@@ -44,7 +44,7 @@ void expect_common(const Resolved& r) {
   EXPECT_DOUBLE_EQ(r.model.dropout, 0.5);
   EXPECT_EQ(r.model.dropout_kind, "standard");
   EXPECT_DOUBLE_EQ(r.model.init_scale, 0.08);
-  EXPECT_EQ(r.model.cell.init, "uniform");
+  EXPECT_EQ(r.model.cell.init, WeightInit::kUniform);
   EXPECT_DOUBLE_EQ(r.model.cell.init_scale, 0.08);
   EXPECT_EQ(r.train.optim.name, OptimKind::kSgd);
   EXPECT_EQ(r.train.batch_size, 20);
@@ -66,7 +66,7 @@ TEST(LmRecipes, TensorFlowRecipeMatchesItsSource) {
     EXPECT_EQ(r.train.max_epochs, 39);
     EXPECT_EQ(r.data.loss, "sum_time_mean_batch");
     if (cell.rfind("atr", 0) == 0) {
-      EXPECT_EQ(r.model.cell.bias, "none");   // the authors' ATR has no bias
+      EXPECT_EQ(r.model.cell.bias, CellBias::kNone);   // the authors' ATR has no bias
     }
   }
 }
@@ -87,7 +87,7 @@ TEST(LmRecipes, PyTorchRecipeMatchesItsSource) {
     EXPECT_EQ(r.train.max_epochs, 50);
     EXPECT_EQ(r.data.eval_batch_size, 10);
     if (cell.rfind("atr", 0) == 0) {
-      EXPECT_EQ(r.model.cell.bias, "both");   // p = Wx + b, q = Uh + d
+      EXPECT_EQ(r.model.cell.bias, CellBias::kBoth);   // p = Wx + b, q = Uh + d
     }
   }
 }

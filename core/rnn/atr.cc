@@ -9,15 +9,14 @@ AtrCell::AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
   output_ = parse_output(cfg, Act::kIdentity);
   input_tanh_ = cfg.input_tanh;
   coupled_ = cfg.coupled;
-  TW_CHECK(!cfg.layer_norm || cfg.bias == "default" || cfg.bias == "none", "cell 'atr': layer_norm brings its own ",
-           "biases (the layer norms' β), so bias must be none or left out, got '", cfg.bias, "'");
-  const std::string bias = cfg.bias == "default" ? std::string(cfg.layer_norm ? "none" : "input") : cfg.bias;
-  TW_CHECK(bias == "none" || bias == "input" || bias == "recurrent" || bias == "both",
-           "cell 'atr': bias must be none, input, recurrent or both, got '", cfg.bias, "'");
+  TW_CHECK(!cfg.layer_norm || cfg.bias == CellBias::kDefault || cfg.bias == CellBias::kNone, "cell 'atr': layer_norm ",
+           "brings its own biases (the layer norms' β), so bias must be none or left out, got '",
+           name_of(kCellBiasNames, cfg.bias), "'");
+  const CellBias bias = cfg.bias != CellBias::kDefault ? cfg.bias : cfg.layer_norm ? CellBias::kNone : CellBias::kInput;
   w_ = &add_param(store, scope, "W", I(), H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), H(), weight_init(cfg));
-  if (bias == "input" || bias == "both") b_ = &add_param(store, scope, "b", 1, H(), init::constant(0));
-  if (bias == "recurrent" || bias == "both") d_ = &add_param(store, scope, "d", 1, H(), init::constant(0));
+  if (bias == CellBias::kInput || bias == CellBias::kBoth) b_ = &add_param(store, scope, "b", 1, H(), init::constant(0));
+  if (bias == CellBias::kRecurrent || bias == CellBias::kBoth) d_ = &add_param(store, scope, "d", 1, H(), init::constant(0));
   if (cfg.layer_norm) {
     ln_p_g_ = &add_param(store, scope, "ln_p_g", 1, H(), init::constant(1));
     ln_p_b_ = &add_param(store, scope, "ln_p_b", 1, H(), init::constant(0));

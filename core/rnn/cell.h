@@ -7,25 +7,9 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "rnn/cell_config.h"
 
 namespace twin {
-
-// Variant and size settings of a cell. Every field is recorded in the resolved config.
-struct CellConfig {
-  std::string type = "atr";        // a registered name: registered_cell_names()
-  int hidden = 0;                  // H
-  std::string output = "default";  // "identity" | "tanh" | "default" (the cell's own default, see its header)
-  std::string bias = "default";    // ATR: "none" | "input" | "recurrent" | "both"; others: "default"/"none"
-  bool input_tanh = false;         // ATR: h = i ⊙ tanh(p) + f ⊙ h_prev
-  bool coupled = false;            // ATR: i = 1 - f
-  bool layer_norm = false;         // LRN, RAN (and oLRN): layer norm on the input projections; ATR: on both
-  std::string init = "uniform";    // "uniform" | "normal" | "glorot" | "orthogonal"
-  double init_scale = 0.08;        // the papers' uniform(-0.08, 0.08)
-  double forget_bias = 0.0;        // LSTM: initial forget-gate bias
-  bool gru_reset_after = true;     // GRU: r ⊙ (h U_h) (one [H,3H] GEMM) or (r ⊙ h) U_h
-  int transitions = 1;             // dt: number of T-GRU transitions after the L-GRU
-  std::string content = "default"; // RAN: "linear" (c̃ = x W_c, default) | "identity" (c̃ = x, needs I == H)
-};
 
 struct CellState {
   Var h;   // [B, H]

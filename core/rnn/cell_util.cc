@@ -14,46 +14,52 @@ void check_cell_config(const CellConfig& cfg, int input_dim, const std::string& 
                        std::initializer_list<CellOpt> allowed) {
   TW_CHECK(cfg.hidden > 0, "cell '", cell, "': hidden must be > 0, got ", cfg.hidden);
   TW_CHECK(input_dim > 0, "cell '", cell, "': input dimension must be > 0, got ", input_dim);
-  TW_CHECK(cfg.init_scale > 0 || cfg.init == "glorot" || cfg.init == "orthogonal", "cell '", cell,
+  TW_CHECK(cfg.init_scale > 0 || cfg.init == WeightInit::kGlorot || cfg.init == WeightInit::kOrthogonal, "cell '", cell,
            "': init_scale must be > 0, got ", cfg.init_scale);
-  weight_init(cfg);  // validates cfg.init
   auto reject = [&](CellOpt o, bool is_default, const std::string& what) {
     TW_CHECK(is_default || allows(allowed, o), "cell '", cell, "' has no option ", what,
              " (HINT: leave it at its default for this cell type)");
   };
-  reject(CellOpt::kOutput, cfg.output == "default", "output='" + cfg.output + "'");
+  reject(CellOpt::kOutput, cfg.output == CellOutput::kDefault,
+         "output='" + std::string(name_of(kCellOutputNames, cfg.output)) + "'");
   if (!allows(allowed, CellOpt::kAtrBias))
-    reject(CellOpt::kBiasNone, cfg.bias == "default", "bias='" + cfg.bias + "'");
+    reject(CellOpt::kBiasNone, cfg.bias == CellBias::kDefault,
+           "bias='" + std::string(name_of(kCellBiasNames, cfg.bias)) + "'");
   reject(CellOpt::kInputTanh, !cfg.input_tanh, "input_tanh=true");
   reject(CellOpt::kCoupled, !cfg.coupled, "coupled=true");
   reject(CellOpt::kLayerNorm, !cfg.layer_norm, "layer_norm=true");
   reject(CellOpt::kForgetBias, cfg.forget_bias == 0.0, "forget_bias=" + std::to_string(cfg.forget_bias));
   reject(CellOpt::kResetAfter, cfg.gru_reset_after, "gru_reset_after=false");
   reject(CellOpt::kTransitions, cfg.transitions == 1, "transitions=" + std::to_string(cfg.transitions));
-  reject(CellOpt::kContent, cfg.content == "default", "content='" + cfg.content + "'");
+  reject(CellOpt::kContent, cfg.content == RanContent::kDefault,
+         "content='" + std::string(name_of(kRanContentNames, cfg.content)) + "'");
 }
 
 Act parse_output(const CellConfig& cfg, Act dflt) {
-  if (cfg.output == "default") return dflt;
-  if (cfg.output == "identity") return Act::kIdentity;
-  if (cfg.output == "tanh") return Act::kTanh;
-  TW_FAIL("cell '", cfg.type, "': output must be 'default', 'identity' or 'tanh', got '", cfg.output, "'");
+  switch (cfg.output) {
+    case CellOutput::kDefault: return dflt;
+    case CellOutput::kIdentity: return Act::kIdentity;
+    case CellOutput::kTanh: return Act::kTanh;
+  }
+  return dflt;
 }
 
 bool parse_has_bias(const CellConfig& cfg) {
-  if (cfg.bias == "default") return true;
-  if (cfg.bias == "none") return false;
-  TW_FAIL("cell '", cfg.type, "': bias must be 'default' or 'none', got '", cfg.bias,
+  if (cfg.bias == CellBias::kDefault) return true;
+  if (cfg.bias == CellBias::kNone) return false;
+  TW_FAIL("cell '", cfg.type, "': bias must be 'default' or 'none', got '", name_of(kCellBiasNames, cfg.bias),
           "' (none/input/recurrent/both are ATR's)");
 }
 
 Init weight_init(const CellConfig& cfg) {
   const Real s = static_cast<Real>(cfg.init_scale);
-  if (cfg.init == "uniform") return init::uniform(s);
-  if (cfg.init == "normal") return init::normal(s);
-  if (cfg.init == "glorot") return init::glorot_uniform();
-  if (cfg.init == "orthogonal") return init::orthogonal();
-  TW_FAIL("cell '", cfg.type, "': init must be uniform, normal, glorot or orthogonal, got '", cfg.init, "'");
+  switch (cfg.init) {
+    case WeightInit::kUniform: return init::uniform(s);
+    case WeightInit::kNormal: return init::normal(s);
+    case WeightInit::kGlorot: return init::glorot_uniform();
+    case WeightInit::kOrthogonal: return init::orthogonal();
+  }
+  return init::uniform(s);
 }
 
 const char* act_name(Act a) { return a == Act::kTanh ? "tanh" : "identity"; }

@@ -18,32 +18,32 @@ std::vector<NamedCellConfig> cell_variants(int hidden) {
   auto none = [](CellConfig&) {};
   for (const std::string& type : registered_cell_names()) add(type, type, none);
 
-  add("atr_tanh", "atr", [](CellConfig& c) { c.output = "tanh"; });
-  add("atr_bias_none", "atr", [](CellConfig& c) { c.bias = "none"; });
-  add("atr_bias_recurrent", "atr", [](CellConfig& c) { c.bias = "recurrent"; });
-  add("atr_bias_both", "atr", [](CellConfig& c) { c.bias = "both"; });
+  add("atr_tanh", "atr", [](CellConfig& c) { c.output = CellOutput::kTanh; });
+  add("atr_bias_none", "atr", [](CellConfig& c) { c.bias = CellBias::kNone; });
+  add("atr_bias_recurrent", "atr", [](CellConfig& c) { c.bias = CellBias::kRecurrent; });
+  add("atr_bias_both", "atr", [](CellConfig& c) { c.bias = CellBias::kBoth; });
   add("atr_input_tanh", "atr", [](CellConfig& c) { c.input_tanh = true; });
   add("atr_coupled", "atr", [](CellConfig& c) { c.coupled = true; });
   add("atr_ln", "atr", [](CellConfig& c) { c.layer_norm = true; });
-  add("lrn_identity", "lrn", [](CellConfig& c) { c.output = "identity"; });
+  add("lrn_identity", "lrn", [](CellConfig& c) { c.output = CellOutput::kIdentity; });
   add("lrn_ln", "lrn", [](CellConfig& c) { c.layer_norm = true; });
-  add("lrn_bias_none", "lrn", [](CellConfig& c) { c.bias = "none"; });
-  add("olrn_tanh", "olrn", [](CellConfig& c) { c.output = "tanh"; });
+  add("lrn_bias_none", "lrn", [](CellConfig& c) { c.bias = CellBias::kNone; });
+  add("olrn_tanh", "olrn", [](CellConfig& c) { c.output = CellOutput::kTanh; });
   add("olrn_ln", "olrn", [](CellConfig& c) { c.layer_norm = true; });
-  add("ran_identity", "ran", [](CellConfig& c) { c.output = "identity"; });
+  add("ran_identity", "ran", [](CellConfig& c) { c.output = CellOutput::kIdentity; });
   add("ran_ln", "ran", [](CellConfig& c) { c.layer_norm = true; });
   add("gru_reset_before", "gru", [](CellConfig& c) { c.gru_reset_after = false; });
   add("lstm_forget_bias", "lstm", [](CellConfig& c) { c.forget_bias = 1.0; });
-  add("sru_identity", "sru", [](CellConfig& c) { c.output = "identity"; });
+  add("sru_identity", "sru", [](CellConfig& c) { c.output = CellOutput::kIdentity; });
   add("dt_t2", "dt", [](CellConfig& c) { c.transitions = 2; });
-  add("dt_bias_none", "dt", [](CellConfig& c) { c.bias = "none"; });
+  add("dt_bias_none", "dt", [](CellConfig& c) { c.bias = CellBias::kNone; });
   return out;
 }
 
 CellFingerprint cell_fingerprint(CellConfig cfg) {
   constexpr int kI = 3;
   constexpr Index kT = 3, kB = 2;
-  cfg.init = "uniform";
+  cfg.init = WeightInit::kUniform;
   cfg.init_scale = 0.5;
   ParamStore store(11);
   auto cell = make_cell(cfg, kI, store, "golden");

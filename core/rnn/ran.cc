@@ -7,7 +7,7 @@ RanCell::RanCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
   check_cell_config(cfg, input_dim, name_,
                     {CellOpt::kOutput, CellOpt::kBiasNone, CellOpt::kLayerNorm, CellOpt::kContent});
   output_ = parse_output(cfg, Act::kTanh);
-  identity_content_ = cfg.content == "identity";
+  identity_content_ = cfg.content == RanContent::kIdentity;
   TW_CHECK(!identity_content_ || input_dim == cfg.hidden, "cell 'ran': content='identity' (c̃ = x) needs the ",
            "input size (", input_dim, ") to equal hidden (", cfg.hidden, ")");
   const Index k = identity_content_ ? 2 : 3;

@@ -34,33 +34,6 @@ TrainConfig parse_train(JsonReader& r) {
   return c;
 }
 
-CellConfig parse_cell(JsonReader& r) {
-  CellConfig c;
-  c.type = r.get_string("type", c.type);
-  if (!is_registered_cell(c.type)) {
-    std::vector<std::string> names = registered_cell_names();
-    std::string all, guess = closest_name(c.type, names);
-    for (size_t i = 0; i < names.size(); ++i) all += (i ? ", " : "") + names[i];
-    r.fail("type", "is not a registered cell: \"" + c.type + "\"; registered: " + all +
-                       (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)"));
-  }
-  // 0 = not set here: the task fills it from its own model section (e.g. "model.hidden").
-  c.hidden = r.get_int("hidden", c.hidden, 0, 1 << 16);
-  c.output = r.get_choice("output", c.output, {"default", "identity", "tanh"});
-  c.bias = r.get_choice("bias", c.bias, {"default", "none", "input", "recurrent", "both"});
-  c.input_tanh = r.get_bool("input_tanh", c.input_tanh);
-  c.coupled = r.get_bool("coupled", c.coupled);
-  c.layer_norm = r.get_bool("layer_norm", c.layer_norm);
-  c.init = r.get_choice("init", c.init, {"uniform", "normal", "glorot", "orthogonal"});
-  c.init_scale = r.get_double("init_scale", c.init_scale, 0.0, 10.0);
-  c.forget_bias = r.get_double("forget_bias", c.forget_bias, -100.0, 100.0);
-  c.gru_reset_after = r.get_bool("gru_reset_after", c.gru_reset_after);
-  c.transitions = r.get_int("transitions", c.transitions, 0, 64);
-  c.content = r.get_choice("content", c.content, {"default", "linear", "identity"});
-  r.finish();
-  return c;
-}
-
 RunConfig parse_run(JsonReader& r) {
   RunConfig c;
   // Without a "name", the run is named after its experiment file (experiments/lm/atr.json -> "atr").
@@ -94,22 +67,6 @@ nlohmann::json to_json(const TrainConfig& c) {
           {"log_every", c.log_every},     {"save_every", c.save_every}, {"keep_snapshots", c.keep_snapshots},
           {"optim", to_json(c.optim)},
           {"schedule", to_json(c.schedule)}};
-}
-
-nlohmann::json to_json(const CellConfig& c) {
-  return {{"type", c.type},
-          {"hidden", c.hidden},
-          {"output", c.output},
-          {"bias", c.bias},
-          {"input_tanh", c.input_tanh},
-          {"coupled", c.coupled},
-          {"layer_norm", c.layer_norm},
-          {"init", c.init},
-          {"init_scale", c.init_scale},
-          {"forget_bias", c.forget_bias},
-          {"gru_reset_after", c.gru_reset_after},
-          {"transitions", c.transitions},
-          {"content", c.content}};
 }
 
 nlohmann::json to_json(const RunConfig& c) {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "optim/optim_config.h"
-#include "rnn/cell.h"
+#include "rnn/cell_config.h"
 
 namespace twin {
 
@@ -44,14 +44,12 @@ struct RunConfig {
 // (it calls r.finish()); a task that keeps its own keys in the same object ("bptt" in "train") reads them
 // with `r` before the call, so they count as known.
 TrainConfig parse_train(JsonReader& r);
-CellConfig parse_cell(JsonReader& r);
 // Reads the run keys (name, seed, threads, out_dir) of the top-level object. It does not call finish():
 // the same object also holds the task's sections ("data", "model", "train").
 RunConfig parse_run(JsonReader& r);
 
 // The typed sections as JSON with every field, defaults included (for config.resolved.json).
 nlohmann::json to_json(const TrainConfig& c);
-nlohmann::json to_json(const CellConfig& c);
 nlohmann::json to_json(const RunConfig& c);
 
 }  // namespace twin

@@ -19,8 +19,8 @@ std::string memory_unsupported_reason(const ClassifyModelConfig& c) {
 
 bool memory_is_exact(const ClassifyModelConfig& c) {
   if (!memory_unsupported_reason(c).empty()) return false;
-  if (c.cell.type == "atr") return c.cell.output == "default" || c.cell.output == "identity";
-  return c.cell.output == "identity";   // LRN's default output is tanh
+  if (c.cell.type == "atr") return c.cell.output == CellOutput::kDefault || c.cell.output == CellOutput::kIdentity;
+  return c.cell.output == CellOutput::kIdentity;   // LRN's default output is tanh
 }
 
 MemoryWeights memory_weights(const ClassifyModel& m, const Ids& sentence) {

@@ -207,8 +207,9 @@ nlohmann::json ClassifyTask::memory_report(const std::vector<Example>& sentences
   }
   nlohmann::json out = {
       {"cell", cell},
-      {"output", mcfg_.cell.output == "default" ? (cell == "atr" ? "identity (default)" : "tanh (default)")
-                                                 : mcfg_.cell.output},
+      {"output", mcfg_.cell.output == CellOutput::kDefault
+                     ? std::string(cell == "atr" ? "identity (default)" : "tanh (default)")
+                     : std::string(name_of(kCellOutputNames, mcfg_.cell.output))},
       {"direction", "forward"},
       {"pooling", mcfg_.pooling},
       {"exact", exact},
