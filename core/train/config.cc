@@ -10,29 +10,35 @@
 #include <nlohmann/json.hpp>
 
 #include "base/check.h"
-#include "rnn/cell_factory.h"
 #include "base/json_reader.h"
 
 namespace twin {
 
-TrainConfig parse_train(JsonReader& r) {
-  TrainConfig c;
-  c.max_epochs = r.get_int("max_epochs", c.max_epochs, 1, 1'000'000);
-  c.max_steps = r.get_long("max_steps", c.max_steps, 0, kMaxConfigCount);
-  c.max_minutes = r.get_double("max_minutes", c.max_minutes, 0.0, 1e7);
-  c.batch_size = r.get_int("batch_size", c.batch_size, 1, 100'000);
-  c.eval_every = r.get_long("eval_every", c.eval_every, 0, kMaxConfigCount);
-  c.patience = r.get_int("patience", c.patience, 0, 1'000'000);
-  c.log_every = r.get_long("log_every", c.log_every, 1, kMaxConfigCount);
-  c.save_every = r.get_long("save_every", c.save_every, 0, kMaxConfigCount);
-  c.keep_snapshots = r.get_int("keep_snapshots", c.keep_snapshots, 0, 1000);
-  JsonReader optim = r.child("optim");
-  c.optim = parse_optim(optim);
-  JsonReader schedule = r.child("schedule");
-  c.schedule = parse_schedule(schedule);
-  r.finish();
-  return c;
+namespace {
+ConfigTable<TrainConfig> make_train_table() {
+  using C = TrainConfig;
+  ConfigTable<C> t;
+  t.integer("max_epochs", &C::max_epochs, 1, 1'000'000, "epochs to train (the budget's first limit)")
+      .count("max_steps", &C::max_steps, 0, kMaxConfigCount, "training steps; 0 = no limit")
+      .number("max_minutes", &C::max_minutes, 0.0, 1e7, "training minutes, then a clean stop and evaluation; 0 = no limit")
+      .integer("batch_size", &C::batch_size, 1, 100'000, "examples per step (tasks with data.batch_size read that instead)")
+      .count("eval_every", &C::eval_every, 0, kMaxConfigCount, "steps between dev evaluations; 0 = once per epoch")
+      .integer("patience", &C::patience, 0, 1'000'000, "early stopping: evaluations without improvement; 0 = off")
+      .count("log_every", &C::log_every, 1, kMaxConfigCount, "steps between progress lines")
+      .count("save_every", &C::save_every, 0, kMaxConfigCount, "steps between last checkpoints; 0 = at every evaluation")
+      .integer("keep_snapshots", &C::keep_snapshots, 0, 1000, "parameters kept after each evaluation (last K)")
+      .section("optim", &C::optim, &optim_table(), "the optimiser (train.optim.*)")
+      .section("schedule", &C::schedule, &schedule_table(), "the learning-rate schedule (train.schedule.*)");
+  return t;
 }
+}  // namespace
+
+const ConfigTable<TrainConfig>& train_table() {
+  static const ConfigTable<TrainConfig> t = make_train_table();
+  return t;
+}
+
+TrainConfig parse_train(JsonReader& r) { return train_table().parse(r); }
 
 RunConfig parse_run(JsonReader& r) {
   RunConfig c;
@@ -61,13 +67,7 @@ RunConfig parse_run(JsonReader& r) {
   return c;
 }
 
-nlohmann::json to_json(const TrainConfig& c) {
-  return {{"max_epochs", c.max_epochs},   {"max_steps", c.max_steps},   {"max_minutes", c.max_minutes},
-          {"batch_size", c.batch_size},   {"eval_every", c.eval_every}, {"patience", c.patience},
-          {"log_every", c.log_every},     {"save_every", c.save_every}, {"keep_snapshots", c.keep_snapshots},
-          {"optim", to_json(c.optim)},
-          {"schedule", to_json(c.schedule)}};
-}
+nlohmann::json to_json(const TrainConfig& c) { return train_table().to_json(c); }
 
 nlohmann::json to_json(const RunConfig& c) {
   nlohmann::json j = {{"name", c.name}, {"seed", c.seed}, {"threads", c.threads}, {"out_dir", c.out_dir}};

@@ -43,6 +43,7 @@ struct RunConfig {
 // Strict parsers (implemented in train/config.cc). Each consumes its object's keys and reports unknown ones
 // (it calls r.finish()); a task that keeps its own keys in the same object ("bptt" in "train") reads them
 // with `r` before the call, so they count as known.
+const ConfigTable<TrainConfig>& train_table();
 TrainConfig parse_train(JsonReader& r);
 // Reads the run keys (name, seed, threads, out_dir) of the top-level object. It does not call finish():
 // the same object also holds the task's sections ("data", "model", "train").

@@ -1,0 +1,117 @@
+// base/config_table.h and base/names.h: one declared table gives the parser (defaults, bounds, choices, rules,
+// unknown keys), to_json, the check of a struct built in code and the key-reference rows; the real tables
+// (train, optim, schedule, cell) list every key they parse.
+#include <gtest/gtest.h>
+
+#include "base/config_table.h"
+#include "rnn/cell_config.h"
+#include "test_util.h"
+#include "train/config.h"
+
+namespace twin {
+namespace {
+
+using test::contains;
+using test::error_of;
+
+enum class Colour { kRed, kBlue };
+inline constexpr NameTable<Colour, 2> kColours{{{Colour::kRed, "red"}, {Colour::kBlue, "blue"}}};
+
+struct Inner {
+  double x = 0.5;
+};
+struct Outer {
+  int n = 3;
+  bool on = false;
+  Colour colour = Colour::kBlue;
+  Inner inner;
+};
+
+const ConfigTable<Inner>& inner_table() {
+  static const ConfigTable<Inner> t = [] {
+    ConfigTable<Inner> t;
+    t.number("x", &Inner::x, 0.0, 1.0, "a fraction");
+    return t;
+  }();
+  return t;
+}
+
+ConfigTable<Outer> outer_table() {
+  ConfigTable<Outer> t;
+  t.integer("n", &Outer::n, 1, 10, "a count")
+      .flag("on", &Outer::on, "a switch")
+      .choice("colour", &Outer::colour, kColours, "a colour")
+      .section("inner", &Outer::inner, &inner_table(), "nested");
+  t.rule([](const Outer& o) {
+    return o.on && o.n < 2 ? std::pair<std::string, std::string>{"n", "must be >= 2 when on"}
+                           : std::pair<std::string, std::string>{"", ""};
+  });
+  return t;
+}
+
+TEST(Names, BothWays) {
+  EXPECT_EQ(name_of(kColours, Colour::kRed), "red");
+  EXPECT_EQ(value_of(kColours, "blue"), Colour::kBlue);
+  EXPECT_FALSE(value_of(kColours, "green").has_value());
+  EXPECT_EQ(names_joined(kColours), "red | blue");
+}
+
+TEST(ConfigTable, ParseWriteCheckAndDocs) {
+  const ConfigTable<Outer> t = outer_table();
+  JsonReader empty(nlohmann::json::object(), "e.json", "s");
+  const Outer d = t.parse(empty);
+  EXPECT_EQ(d.n, 3);
+  EXPECT_EQ(d.colour, Colour::kBlue);
+  nlohmann::json j = {{"n", 7}, {"on", true}, {"colour", "red"}, {"inner", {{"x", 0.25}}}};
+  JsonReader r(j, "e.json", "s");
+  const Outer o = t.parse(r);
+  EXPECT_EQ(o.n, 7);
+  EXPECT_EQ(o.colour, Colour::kRed);
+  EXPECT_EQ(o.inner.x, 0.25);
+  EXPECT_EQ(t.to_json(o), j);   // every key, choices spelled by the table
+  auto parse_error = [&](nlohmann::json bad) {
+    JsonReader b(bad, "e.json", "s");
+    return error_of([&] { t.parse(b); });
+  };
+  EXPECT_PRED2(contains, parse_error({{"n", 11}}), "\"s.n\"");
+  EXPECT_PRED2(contains, parse_error({{"colour", "green"}}), "\"green\"");
+  EXPECT_PRED2(contains, parse_error({{"inner", {{"x", 2}}}}), "\"s.inner.x\"");
+  EXPECT_PRED2(contains, parse_error({{"on", true}, {"n", 1}}), "must be >= 2 when on");
+  EXPECT_PRED2(contains, parse_error({{"nn", 1}}), "unknown key");
+  Outer bad = o;
+  bad.inner.x = 3;
+  EXPECT_PRED2(contains, error_of([&] { t.check(bad, "outer"); }), "outer.inner.x = 3.0 is out of range [0.0, 1.0]");
+  bad = o;
+  bad.n = 1;
+  EXPECT_PRED2(contains, error_of([&] { t.check(bad, "outer"); }), "outer.n must be >= 2 when on");
+  const auto docs = t.docs();
+  ASSERT_EQ(docs.size(), 5u);   // n, on, colour, inner (section), inner.x
+  EXPECT_EQ(docs[2].allowed, "red | blue");
+  EXPECT_EQ(docs[2].def, "blue");
+  EXPECT_EQ(docs[4].key, "inner.x");
+  EXPECT_EQ(docs[0].allowed, "[1, 10]");
+}
+
+// The real tables document every key their to_json writes (so the key reference cannot miss one).
+TEST(ConfigTable, CoreTablesDocumentEveryWrittenKey) {
+  auto keys_of = [](const nlohmann::json& j, const std::string& prefix, auto& self) -> std::set<std::string> {
+    std::set<std::string> out;
+    for (const auto& [k, v] : j.items()) {
+      out.insert(prefix + k);
+      if (v.is_object())
+        for (const auto& s : self(v, prefix + k + ".", self)) out.insert(s);
+    }
+    return out;
+  };
+  auto doc_keys = [](const std::vector<KeyDoc>& d) {
+    std::set<std::string> out;
+    for (const auto& k : d) out.insert(k.key);
+    return out;
+  };
+  EXPECT_EQ(doc_keys(train_table().docs()), keys_of(to_json(TrainConfig{}), "", keys_of));
+  EXPECT_EQ(doc_keys(cell_table().docs()), keys_of(to_json(CellConfig{}), "", keys_of));
+  EXPECT_EQ(train_table().docs().size(), 9u + 1 + 10 + 1 + 8);
+}
+
+}  // namespace
+}  // namespace twin
