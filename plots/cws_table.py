@@ -13,7 +13,7 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import os
 
 from run_files import (table_main, RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
-                       read_command, read_json, read_metrics, write_csv, write_table)
+                       read_command, read_json, read_metrics, seed_group_lines, SEED_SUFFIX, write_csv, write_table)
 
 SCRIPT = "cws_table.py"
 
@@ -82,12 +82,26 @@ def write(rows, out):
         lines += [r["md"] for r in rs]
         if not rs:
             lines.append("| (no finished run committed yet) | | | | | | | | | | | | | |")
-        hinge = {r["cell"]: r["f1"] for r in rs if r["objective"] == "hinge" and isinstance(r["f1"], (int, float))}
+        groups = seed_group_lines(rs, "f1", what="test F1")
+        if groups:
+            lines += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`; paired significance "
+                          "between cells: `seeds.md`):", ""] + groups
+        # Per cell, the mean over its seeded runs (run folders <experiment>_s<seed>) when it has any, else over
+        # its runs: one run per cell is one draw, which the text says.
+        by_cell = {}
+        for r in rs:
+            if r["objective"] == "hinge" and isinstance(r["f1"], (int, float)) and r["cell"] != "jieba":
+                by_cell.setdefault(r["cell"], []).append(r)
+        hinge, counts = {}, {}
+        for c, group in by_cell.items():
+            seeded = [r for r in group if SEED_SUFFIX.match(r["run"])] or group
+            hinge[c], counts[c] = sum(r["f1"] for r in seeded) / len(seeded), len(seeded)
         if "atr" in hinge and ("gru" in hinge or "lstm" in hinge):
             best = max((c for c in ("gru", "lstm") if c in hinge), key=lambda c: hinge[c])
             gap = 100 * (hinge["atr"] - hinge[best])
-            lines += ["", f"ATR F1 − {best.upper()} F1 (the better of GRU and LSTM) = {gap:+.2f} points "
-                          f"({'within' if gap >= -0.5 else 'outside'} the 0.5-point band of issue 6)."]
+            lines += ["", f"ATR F1 − {best.upper()} F1 (the better of GRU and LSTM; means over {counts['atr']} and "
+                          f"{counts[best]} runs) = {gap:+.2f} points ({'within' if gap >= -0.5 else 'outside'} the "
+                          f"0.5-point band of issue 6; significance: `seeds.md`)."]
         lines.append("")
     write_table(out, lines, sorted(rows, key=lambda r: r["run"]), SCRIPT)
     write_csv(csv_file, CSV_HEADER, [r["csv"] for r in ordered])

@@ -284,3 +284,43 @@ def table_main(doc, default_out, load, write):
     if not os.path.isdir(a.runs):
         ap.error(f"--runs {a.runs}: no such directory")
     write(load(a.runs), a.out)
+
+
+SEED_SUFFIX = re.compile(r"^(?P<base>.+)_s(?P<seed>\d+)$")
+
+
+def seed_group_lines(rows, value_key, scale=100.0, digits=2, what="test"):
+    """Markdown lines of a per-experiment table over seeds (issue 25): runs named <experiment>_s<seed> are one
+    group; each group's mean ± sample sd (n), min–max of r[value_key] * scale, its seeds, and whether every run
+    keeps its outputs. A run without a seed suffix is a group of one ("one run"). [] when rows is empty."""
+    groups = {}
+    for r in rows:
+        m = SEED_SUFFIX.match(r["run"])
+        # A run without the suffix (from before --seed) is its own row, never pooled with the seeded runs: it
+        # may repeat one of their seeds.
+        base, seed = (m.group("base"), m.group("seed")) if m else (r["run"] + " (unseeded name)", None)
+        groups.setdefault(base, []).append((seed, r))
+    if not groups:
+        return []
+    out = ["| experiment | runs | " + what + " mean ± sd (n) | min–max | seeds | outputs kept |",
+           "|---|---:|---:|---:|---|---|"]
+    def mean_of(g):
+        vals = [r[value_key] for _, r in g if number_or_none(r[value_key]) is not None]
+        return sum(vals) / len(vals) if vals else float("-inf")
+    for base, g in sorted(groups.items(), key=lambda kv: -mean_of(kv[1])):
+        vals = [scale * r[value_key] for _, r in g if number_or_none(r[value_key]) is not None]
+        if not vals:
+            continue
+        mean = sum(vals) / len(vals)
+        if len(vals) > 1:
+            sd = (sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5
+            ms = f"{mean:.{digits}f} ± {sd:.{digits}f} ({len(vals)})"
+        else:
+            ms = f"{mean:.{digits}f} (one {'seed' if g[0][0] else 'run'})"
+        seeds = ", ".join(sorted((s for s, _ in g if s), key=int)) or "–"
+        kept = sum(outputs_kept(r["dir"]) for _, r in g)
+        label = f"`{base}`" if g[0][0] else f"`{g[0][1]['run']}` (earlier run, no seed suffix)"
+        out.append(f"| {label} | {len(g)} | {ms} | {min(vals):.{digits}f}–{max(vals):.{digits}f} | {seeds} | "
+                   f"{'all' if kept == len(g) else 'none' if kept == 0 else f'{kept} of {len(g)}'} |")
+    return out
+

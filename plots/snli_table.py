@@ -15,7 +15,7 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import os
 
 from run_files import (table_main, RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
-                       read_command, read_json, read_metrics, write_csv, write_table)
+                       read_command, read_json, read_metrics, write_csv, write_table, seed_group_lines)
 
 SCRIPT = "snli_table.py"
 
@@ -93,6 +93,10 @@ def write(rows, out):
         lines += [r["md"] for r in rs]
         if not rs:
             lines.append("| (no finished run committed yet) | | | | | | | | | | | |")
+        groups = seed_group_lines(rs, "test", what="test accuracy")
+        if groups:
+            lines += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`; paired significance "
+                          "between cells: `seeds.md`):", ""] + groups
         for kind in sorted({r["model"] for r in rs}):
             p = {r["cell"]: r["params_ne"] for r in rs if r["model"] == kind}
             if "atr" in p and "gru" in p and p["gru"]:

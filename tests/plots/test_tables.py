@@ -227,6 +227,22 @@ class MakeTables(unittest.TestCase):
         self.assertAlmostEqual(last_epoch_train_ppl(rows), math.exp(2.0))
         self.assertIsNone(last_epoch_train_ppl(rows[1:2]))
 
+    def test_seed_group_lines(self):
+        sys.path.insert(0, PLOTS)
+        try:
+            from run_files import seed_group_lines
+        finally:
+            sys.path.pop(0)
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "x_s1", "predictions"))
+            rows = [{"run": "x_s1", "dir": os.path.join(tmp, "x_s1"), "f1": 0.8},
+                    {"run": "x_s2", "dir": os.path.join(tmp, "x_s2"), "f1": 0.9},
+                    {"run": "x", "dir": os.path.join(tmp, "x"), "f1": 0.5}]
+            lines = seed_group_lines(rows, "f1", what="F1")
+        self.assertEqual(lines[2], "| `x` | 2 | 85.00 ± 7.07 (2) | 80.00–90.00 | 1, 2 | 1 of 2 |")
+        self.assertEqual(lines[3], "| `x` (earlier run, no seed suffix) | 1 | 50.00 (one run) | 50.00–50.00 | – | none |")
+        self.assertEqual(seed_group_lines([], "f1"), [])
+
     def test_ner_table(self):
         text = read(self.path("ner.md"))
         self.assertIn("| lstm | 1 | 25.00 ± – (1 seed) | 25.00–25.00 | 35.00 | 89.61 |", text)
@@ -249,8 +265,11 @@ class MakeTables(unittest.TestCase):
         self.assertEqual(cws["atr"][5], "85.12")
         self.assertEqual(cws["atr"][12], "95.3 / 95.1 / 95.2")
         self.assertTrue(cws["gru"][13].startswith("in-house protocol (b)"))
-        self.assertIn("ATR F1 − GRU F1 (the better of GRU and LSTM) = +4.63 points",
-                      read(self.path("cws.md")))
+        text = read(self.path("cws.md"))
+        self.assertIn("ATR F1 − GRU F1 (the better of GRU and LSTM; means over 1 and 1 runs) = +4.63 points", text)
+        # Per experiment over seeds: a run without a seed suffix is a row of its own, never pooled.
+        self.assertIn("| `cws_msr_atr` (earlier run, no seed suffix) | 1 | 85.12 (one run) | 85.12–85.12 | – | none |",
+                      text)
         snli = md_rows(self.path("snli.md"), "model")
         self.assertEqual(snli[0][:8], ["cond", "atr", "3,287,703", "1,263,003", "90.00", "61.00", "60.12", "34.28"])
         self.assertEqual(snli[0][10], "85.6 (1.5m)")
