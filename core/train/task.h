@@ -38,4 +38,14 @@ struct Metrics {
   }
 };
 
+// An evaluation's Metrics from its scores: the primary is values[primary_name] (a number; an Error otherwise).
+inline Metrics metrics_from(nlohmann::json values, const std::string& primary_name, bool higher_is_better) {
+  Metrics m;
+  m.primary_name = primary_name;
+  m.higher_is_better = higher_is_better;
+  m.primary = values.at(primary_name).get<double>();
+  m.values = std::move(values);
+  return m;
+}
+
 }  // namespace twin

@@ -106,14 +106,10 @@ nlohmann::json ClassifyTask::score(const std::vector<Example>& data, std::vector
 }
 
 Metrics ClassifyTask::evaluate(Split split) {
-  Metrics m;
-  m.primary_name = "accuracy";
-  m.higher_is_better = true;
-  m.values = split == Split::kDev    ? score(dev_, &dev_pred_)
-             : split == Split::kTest ? score(test_, &test_pred_)
-                                     : score(train_);
-  m.primary = m.values.at("accuracy").get<double>();
-  return m;
+  return metrics_from(split == Split::kDev    ? score(dev_, &dev_pred_)
+                      : split == Split::kTest ? score(test_, &test_pred_)
+                                              : score(train_),
+                      "accuracy", /*higher_is_better=*/true);
 }
 
 void ClassifyTask::memory_sentences(std::vector<Example>& sentences, std::vector<std::string>& sources) const {

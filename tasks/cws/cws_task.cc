@@ -77,11 +77,7 @@ CwsTask::Scored CwsTask::score(const std::vector<Sentence>& data) const {
 Metrics CwsTask::evaluate(Split split) {
   const bool dev = split == Split::kDev;
   Scored s = score(dev ? dev_ : test_);
-  Metrics m;
-  m.primary_name = "f1";
-  m.higher_is_better = true;
-  m.primary = s.metrics.at("f1").get<double>();
-  m.values = s.metrics;
+  Metrics m = metrics_from(s.metrics, "f1", /*higher_is_better=*/true);
   (dev ? last_dev_ : last_test_) = std::move(s);
   return m;
 }

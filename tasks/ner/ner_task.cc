@@ -80,11 +80,7 @@ NerTask::Scored NerTask::score(const std::vector<Sentence>& data) const {
 Metrics NerTask::evaluate(Split split) {
   const bool dev = split == Split::kDev;
   Scored s = score(dev ? dev_ : test_);
-  Metrics m;
-  m.primary_name = "f1";
-  m.higher_is_better = true;
-  m.primary = s.metrics.at("f1").get<double>();
-  m.values = s.metrics;
+  Metrics m = metrics_from(s.metrics, "f1", /*higher_is_better=*/true);
   (dev ? last_dev_ : last_test_) = std::move(s);
   return m;
 }
