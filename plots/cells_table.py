@@ -10,7 +10,7 @@ usage: cells_table.py [--runs results/runs] [--speed results/speed] [--out resul
 import argparse
 import os
 
-from run_files import cell_sort_key, csv_note, csv_path, report, write_csv, write_text
+from run_files import SEED_SUFFIX, cell_sort_key, csv_note, csv_path, report, write_csv, write_text
 import cws_table
 import lm_table
 import nmt_table
@@ -83,6 +83,16 @@ def collect(lm, nmt, cws, snli, speed):
     best = {}
     for cell, cols in cand.items():
         for col, vals in cols.items():
+            # A cell with seeded runs (<experiment>_s<seed>) shows their mean, not its best draw (issue 25);
+            # otherwise its one run (or, for several unseeded runs, the best, as before seeds existed).
+            seeded = [v for v in vals if os.path.isdir(v[1]) and SEED_SUFFIX.match(os.path.basename(v[1]))]
+            if seeded and col in ("ptb", "nmt", "cws", "snli", "sick"):   # params and speed are not draws
+                mean = sum(v[0] for v in seeded) / len(seeded)
+                note = f"mean of {len(seeded)} seed{'s' if len(seeded) > 1 else ''}"
+                if any(v[2] == "diverged" for v in seeded):
+                    note = "diverged on the way, " + note
+                best.setdefault(cell, {})[col] = (mean, sorted(v[1] for v in seeded)[0], note)
+                continue
             pick = dict((c[0], c[3]) for c in COLUMNS)[col]
             best.setdefault(cell, {})[col] = pick(vals, key=lambda v: v[0])
     return best
@@ -109,8 +119,11 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
         "One row per cell (its type, plus any non-default variant: `atr_tanh` is ATR with h = tanh(i⊙p + f⊙h_prev)), "
         "one column per task's primary metric on its test set, from the committed run folders alone "
         "(`make tables`); the best of each column (when two or more cells have a number) in **bold**: the lowest "
-        "perplexity and parameter count, the highest BLEU, F1, accuracy and words/s. – = no run yet. Where a cell "
-        "has several runs for a column, the best is shown; every run is in the task's own table. All of it is at "
+        "perplexity and parameter count, the highest BLEU, F1, accuracy and words/s (bold marks the best mean, not "
+        "a significant difference: see the seed tables below). – = no run yet. Where a cell has runs with seeds "
+        "(`<experiment>_s<seed>`) for a column, their mean is shown (the Sources line says over how many seeds); "
+        "otherwise its one run, or the best of its earlier unseeded runs; every run is in the task's own table. "
+        "All of it is at "
         "a reduced scale (one 2-core CPU): the papers' numbers for these cells follow in the second table, not "
         "comparable in level.", "",
         f"- **PTB**: Mikolov's PTB word LM (929k training tokens, 10k vocabulary), Zaremba et al.'s small recipe "
@@ -151,6 +164,8 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
                 _, src, note = table[c][key]
                 if note == "diverged":
                     note = f"diverged on the way (see [lm.md]({tables('lm.md')}))"
+                elif note.startswith("diverged on the way"):
+                    note += f" (see [lm.md]({tables('lm.md')}))"
                 parts.append(f"{names[key]} [`{os.path.basename(src)}`]({rel(src)})" + (f", {note}" if note else ""))
         if parts:
             lines.append(f"- `{c}`: " + "; ".join(parts))
