@@ -267,6 +267,28 @@ def job_inhouse(raw, corpus, gold):
     }, splits, known
 
 
+def job_own(path, name):
+    """Any segmented corpus of the user's (one sentence per line, words separated by spaces), split 80/10/10
+    by line order like protocol (b), into data/cws/<name>_own/."""
+    corpus = Bakeoff(path)
+    if corpus.skipped:
+        note(f"{path}: skipping {len(corpus.skipped)} empty or whitespace-only line(s): {corpus.skipped[:SHOW]}")
+    parts = split_by_order(path, corpus.sentences, corpus.line_nos, (8, 1, 1))
+    splits = {n: s for n, (s, _) in zip(SPLITS, parts)}
+    known = {w for s in splits["train"] for w in s}
+    return {
+        "corpus": name, "protocol": "own",
+        "description": f"{os.path.basename(path)} split 80/10/10 by line order; OOV against the train split's words",
+        "split_rule": "non-empty lines in file order; with n sentences, train = [0, floor(0.8 n)), "
+                      "dev = [floor(0.8 n), floor(0.9 n)), test = the rest",
+        "source_files": {"segmented": corpus.info},
+        "source_lines": {n: {"file": "segmented", "first_line": ln[0], "last_line": ln[-1]}
+                         for n, (_, ln) in zip(SPLITS, parts)},
+        "word_list": {"source": "the words of the train split", "word_types": len(known)},
+        "skipped_lines": [corpus.skipped_info()],
+    }, splits, known
+
+
 def job_standard(raw, corpus, gold, train_path, no_check):
     train = Bakeoff(train_path)
     blob = git_blob(train.data)
@@ -384,7 +406,19 @@ def main():
     ap.add_argument("--no-check", action="store_true",
                     help="skip the published-count checks (sentences/words/characters of the gold files, "
                          "word types of the lists): for other corpora in the same format")
+    ap.add_argument("--segmented", metavar="FILE",
+                    help="your own segmented corpus (one sentence per line, words separated by spaces, UTF-8): "
+                         "split 80/10/10 by line order into OUT/<name>_own/ for experiments of your own")
+    ap.add_argument("--name", help="with --segmented: the corpus name (default: the file name without extension)")
     a = ap.parse_args()
+    if a.segmented:
+        if not os.path.isfile(a.segmented):
+            fail(f"no file {a.segmented}: --segmented is a segmented corpus, one sentence per line")
+        name = a.name or os.path.splitext(os.path.basename(a.segmented))[0]
+        if not name or not all(c.isalnum() or c in "_-." for c in name):
+            fail(f"--name {name!r}: use letters, digits, '_', '-' and '.' (it names the folder)")
+        write_job(a.out, *job_own(a.segmented, name))
+        return
     corpora = CORPORA if a.corpus == "all" else (a.corpus,)
     protocols = PROTOCOLS if a.protocol == "all" else (a.protocol,)
     jobs = []  # everything is read and checked before anything is written

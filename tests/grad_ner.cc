@@ -35,7 +35,7 @@ void check_model(const std::string& cell, const std::string& objective) {
   c.cell.init_scale = 0.5;
   c.init_scale = 0.5;
   c.dropout = 0;   // finite differences need a deterministic loss
-  c.objective = objective;
+  c.objective = *value_of(kCrfObjectiveNames, objective);
   GradCheck gc;
   ParamStore store(13);
   NerModel m(c, 6, 5, 4, store);

@@ -3,6 +3,8 @@
 // (train, optim, schedule, cell) list every key they parse.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "base/config_table.h"
 #include "rnn/cell_config.h"
 #include "test_util.h"
@@ -111,6 +113,63 @@ TEST(ConfigTable, CoreTablesDocumentEveryWrittenKey) {
   EXPECT_EQ(doc_keys(train_table().docs()), keys_of(to_json(TrainConfig{}), "", keys_of));
   EXPECT_EQ(doc_keys(cell_table().docs()), keys_of(to_json(CellConfig{}), "", keys_of));
   EXPECT_EQ(train_table().docs().size(), 9u + 1 + 10 + 1 + 8);
+}
+
+// A task that does not read a key refuses it by name (issue 29: cws --set train.batch_size=5 was accepted and
+// ignored), and leaves it out of to_json and the key reference.
+TEST(ConfigTable, UnreadKeysAreRefusedAndLeftOut) {
+  const ConfigTable<Outer> t = outer_table();
+  const UnreadKeys unread = {{"on", "this task has no switch"}};
+  JsonReader given(nlohmann::json{{"on", true}}, "x.json");
+  EXPECT_PRED2(contains, error_of([&] { t.parse(given, Outer{}, unread); }),
+               "x.json: \"on\" is not read by this task: this task has no switch");
+  JsonReader absent(nlohmann::json{{"n", 4}}, "x.json");
+  EXPECT_EQ(t.parse(absent, Outer{}, unread).n, 4);
+  EXPECT_FALSE(t.to_json(Outer{}, unread).contains("on"));
+  EXPECT_TRUE(t.to_json(Outer{}).contains("on"));
+  for (const KeyDoc& d : t.docs(Outer{}, "", unread)) EXPECT_NE(d.key, "on");
+  // The real case: train.batch_size for a task that batches by its data keys.
+  JsonReader train(nlohmann::json{{"batch_size", 5}}, "exp.json", "train");
+  EXPECT_PRED2(contains, error_of([&] { parse_train(train, {{"batch_size", "the cws task batches by data.batch_size"}}); }),
+               "\"train.batch_size\" is not read by this task: the cws task batches by data.batch_size");
+}
+
+// Required keys, string choices, lists and accessor rows (a member of a member).
+TEST(ConfigTable, RequiredChoiceListAndAccessorRows) {
+  struct Deep {
+    int k = 2;
+  };
+  struct S {
+    std::string dir, mode = "a";
+    std::vector<std::string> names;
+    Deep deep;
+  };
+  ConfigTable<S> t;
+  t.required_text("dir", &S::dir, "where")
+      .choice("mode", &S::mode, {"a", "b"}, "a mode")
+      .text_list("names", &S::names, "some names")
+      .integer("k", [](S& s) -> int& { return s.deep.k; }, 1, 5, "a nested count");
+  JsonReader none(nlohmann::json::object(), "s.json");
+  EXPECT_PRED2(contains, error_of([&] { t.parse(none); }), "\"dir\"");
+  JsonReader ok(nlohmann::json{{"dir", "d"}, {"mode", "b"}, {"names", {"x", "y"}}, {"k", 4}}, "s.json");
+  const S s = t.parse(ok);
+  EXPECT_EQ(s.mode, "b");
+  EXPECT_EQ(s.names, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(s.deep.k, 4);
+  EXPECT_EQ(t.to_json(s), (nlohmann::json{{"dir", "d"}, {"mode", "b"}, {"names", {"x", "y"}}, {"k", 4}}));
+  JsonReader bad_mode(nlohmann::json{{"dir", "d"}, {"mode", "c"}}, "s.json");
+  EXPECT_PRED2(contains, error_of([&] { t.parse(bad_mode); }), "\"mode\"");
+  JsonReader bad_list(nlohmann::json{{"dir", "d"}, {"names", {1}}}, "s.json");
+  EXPECT_PRED2(contains, error_of([&] { t.parse(bad_list); }), "\"names\" must hold strings");
+  JsonReader bad_k(nlohmann::json{{"dir", "d"}, {"k", 9}}, "s.json");
+  EXPECT_PRED2(contains, error_of([&] { t.parse(bad_k); }), "\"k\"");
+  const std::vector<KeyDoc> d = t.docs();
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_TRUE(d[0].required);
+  EXPECT_TRUE(d[0].def.is_null());
+  EXPECT_EQ(d[1].allowed, "a | b");
+  EXPECT_EQ(d[3].def, 2);
+  EXPECT_EQ(d[3].allowed, "[1, 5]");
 }
 
 }  // namespace

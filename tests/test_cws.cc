@@ -12,10 +12,12 @@
 #include "cws_data.h"
 #include "cws_metrics.h"
 #include "cws_synthetic.h"
+#include "cws_segment.h"
 #include "cws_task.h"
 #include "data/text.h"
 #include "smoke_run.h"
 #include "test_util.h"
+#include "train/checkpoint.h"
 
 namespace twin::cws {
 namespace {
@@ -120,6 +122,42 @@ TEST(CwsSmoke, MaxMarginTrainingLearnsToSegment) {
   const auto lines = read_lines(s.run.str() + "/segmented/test.utf8");
   EXPECT_EQ(lines.size(), 100u);
   EXPECT_TRUE(summary["segmentation"].contains("test"));
+}
+
+// `cws segment` (issue 29): the trained model loaded from its run folder segments raw text exactly as the
+// run segmented its test split, whitespace in the input is ignored, empty lines stay empty, and a run that
+// predates vocab.chars.txt rebuilds the same vocabulary from its training split.
+TEST(CwsSmoke, SegmentCommandReproducesTheRunsSegmentation) {
+  Smoke s("hinge");
+  load_params(s.run.str() + "/model.best.bin", s.task->params(), LoadMode::kStrict);
+  s.task->evaluate(Split::kTest);
+  nlohmann::json summary;
+  s.task->finish(s.run.str(), summary);
+  ASSERT_TRUE(std::filesystem::exists(s.run.str() + "/vocab.chars.txt"));
+  std::ofstream(s.run.str() + "/config.resolved.json") << s.task->resolved().dump();
+  const std::vector<std::string> expected = read_lines(s.run.str() + "/segmented/test.utf8");
+  std::vector<std::string> raw;
+  for (const Sentence& x : s.task->test_data()) {
+    std::string line;
+    for (size_t k = 0; k < x.chars.size(); ++k) line += (k % 3 == 1 ? " " : "") + x.chars[k];   // stray spaces
+    raw.push_back(line);
+  }
+  raw.push_back("");
+  for (bool keep_vocab : {true, false}) {
+    if (!keep_vocab) std::filesystem::remove(s.run.str() + "/vocab.chars.txt");
+    const Segmenter seg = Segmenter::load(s.run.str());
+    const auto words = seg.segment(raw, 7, "raw.txt");
+    ASSERT_EQ(words.size(), expected.size() + 1);
+    for (size_t i = 0; i < expected.size(); ++i) {
+      std::string line;
+      for (size_t k = 0; k < words[i].size(); ++k) line += (k ? "  " : "") + words[i][k];
+      EXPECT_EQ(line, expected[i]) << "line " << i + 1 << (keep_vocab ? "" : " (vocabulary rebuilt)");
+    }
+    EXPECT_TRUE(words.back().empty());
+  }
+  EXPECT_PRED2(test::contains, test::error_of([&] { Segmenter::load(s.run.str()).segment({"ab\xff"}, 4, "in.txt"); }),
+               "in.txt:1: invalid UTF-8");
+  EXPECT_PRED2(test::contains, test::error_of([&] { Segmenter::load(s.data.str()); }), "config.resolved.json");
 }
 
 TEST(CwsSmoke, CrfLikelihoodObjectiveTrainsToo) {

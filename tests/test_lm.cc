@@ -322,7 +322,7 @@ TEST_F(LmCli, HelpAndVersionExitZero) {
       EXPECT_NE(out.find("matrix products: Eigen"), std::string::npos) << out;
     } else {
       EXPECT_EQ(out.rfind("usage: lm <experiment.json>", 0), 0u) << out;
-      for (const char* opt : {"--resume", "--seeds", "--dump-gates", "experiments/README.md"})
+      for (const char* opt : {"--resume", "--seeds", "--dump-gates", "--print-keys", "experiments/KEYS.md"})
         EXPECT_NE(out.find(opt), std::string::npos) << opt << " missing from --help:\n" << out;
     }
   }

@@ -42,7 +42,7 @@ void expect_common(const Resolved& r) {
   EXPECT_EQ(r.model.embed, 650);
   EXPECT_EQ(r.model.cell.hidden, 650);
   EXPECT_DOUBLE_EQ(r.model.dropout, 0.5);
-  EXPECT_EQ(r.model.dropout_kind, "standard");
+  EXPECT_EQ(r.model.dropout_kind, lm::LmDropout::kStandard);
   EXPECT_DOUBLE_EQ(r.model.init_scale, 0.08);
   EXPECT_EQ(r.model.cell.init, WeightInit::kUniform);
   EXPECT_DOUBLE_EQ(r.model.cell.init_scale, 0.08);
@@ -64,7 +64,7 @@ TEST(LmRecipes, TensorFlowRecipeMatchesItsSource) {
     EXPECT_EQ(r.train.schedule.start_epoch, 11);   // 10 epochs at 0.6, then /1.15 per epoch
     EXPECT_NEAR(r.train.schedule.factor, 1 / 1.15, 1e-15);
     EXPECT_EQ(r.train.max_epochs, 39);
-    EXPECT_EQ(r.data.loss, "sum_time_mean_batch");
+    EXPECT_EQ(r.data.loss, lm::LmLoss::kSumTimeMeanBatch);
     if (cell.rfind("atr", 0) == 0) {
       EXPECT_EQ(r.model.cell.bias, CellBias::kNone);   // the authors' ATR has no bias
     }
@@ -77,7 +77,7 @@ TEST(LmRecipes, PyTorchRecipeMatchesItsSource) {
     const Resolved r = resolve(cell + "_atr_authors_pytorch.json");
     expect_common(r);
     EXPECT_TRUE(r.model.tie);
-    EXPECT_EQ(r.data.loss, "mean_token");
+    EXPECT_EQ(r.data.loss, lm::LmLoss::kMeanToken);
     EXPECT_DOUBLE_EQ(r.train.optim.lr, 20.0);
     EXPECT_DOUBLE_EQ(r.train.optim.clip_norm, 0.25);
     EXPECT_EQ(r.train.schedule.type, ScheduleKind::kPlateau);   // lr /= 4 after an epoch whose dev loss did not improve

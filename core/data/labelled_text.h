@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/config_table.h"
 #include "base/rng.h"
 #include "data/vocab.h"
 #include "base/json_reader.h"
@@ -32,11 +33,32 @@ struct TextDataConfig {
   int eval_batch_size = 256;
 };
 
-// Reads the shared keys of a `data` object into c, whose values are the defaults (dir and protocol are
-// required). It does not call r.finish(): the task reads its own keys first, then finishes.
-void read_text_data(JsonReader& r, TextDataConfig& c);
-// Sets every shared key of `out` (defaults included), for config.resolved.json.
-void write_text_data(const TextDataConfig& c, nlohmann::json& out);
+// Adds the shared keys to a task's `data` table; `at` reaches the TextDataConfig inside the task's struct (its
+// base class or a member). dir and protocol are required.
+template <class S>
+void add_text_data_rows(ConfigTable<S>& t, std::function<TextDataConfig&(S&)> at) {
+  auto field = [at](auto TextDataConfig::*m) {
+    return [at, m](S& s) -> auto& { return at(s).*m; };
+  };
+  using C = TextDataConfig;
+  t.required_text("dir", field(&C::dir), "folder of the prepared splits")
+      .required_text("protocol", field(&C::protocol), "a plain description for tables, e.g. \"SST-2 sentence level\"")
+      .text("train", field(&C::train), "training split name: <dir>/<name>.<the task's extension>")
+      .text("dev", field(&C::dev), "dev split name")
+      .text("test", field(&C::test), "test split name")
+      .flag("lowercase", field(&C::lowercase), "ASCII-lowercase every token when reading")
+      .integer("min_count", field(&C::min_count), 1, 1 << 30, "training words seen fewer times map to <unk>")
+      .integer("max_vocab", field(&C::max_vocab), 0, 1 << 30, "vocabulary entries at most, the 2 specials included; 0 = no limit")
+      .text("embeddings", field(&C::embeddings), "GloVe-format text file of word vectors; \"\" = random initialisation")
+      .integer("batch_size", field(&C::batch_size), 1, 1 << 20, "examples per training batch")
+      .integer("maxi_batch", field(&C::maxi_batch), 0, 1 << 20, "length-sorting window, in batches")
+      .integer("eval_batch_size", field(&C::eval_batch_size), 1, 1 << 20, "examples per evaluation batch");
+  t.rule([at](const S& s) -> std::pair<std::string, std::string> {
+    const int v = at(const_cast<S&>(s)).max_vocab;
+    if (v == 1 || v == 2) return {"max_vocab", "must be 0 (no limit) or more than the 2 specials"};
+    return {"", ""};
+  });
+}
 
 // ASCII-lowercases every token in place (data.lowercase; other bytes, UTF-8 included, are kept).
 void lowercase_ascii(std::vector<std::string>& tokens);

@@ -19,14 +19,7 @@ TagScheme parse_tag_scheme(const std::string& name, const std::string& what) {
   TW_FAIL(what, ": unknown tag scheme '", name, "'; expected iob1, bio (iob2) or bioes (iobes)");
 }
 
-const char* tag_scheme_name(TagScheme s) {
-  switch (s) {
-    case TagScheme::kIob1: return "iob1";
-    case TagScheme::kBio: return "bio";
-    case TagScheme::kBioes: return "bioes";
-  }
-  return "?";
-}
+const char* tag_scheme_name(TagScheme s) { return name_of(kTagSchemeNames, s).data(); }
 
 TagParts split_tag(const std::string& tag, const std::string& where) {
   if (tag == "O") return {};

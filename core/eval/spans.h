@@ -18,9 +18,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/names.h"
+
 namespace twin {
 
 enum class TagScheme { kIob1, kBio, kBioes };
+inline constexpr NameTable<TagScheme, 3> kTagSchemeNames{
+    {{TagScheme::kIob1, "iob1"}, {TagScheme::kBio, "bio"}, {TagScheme::kBioes, "bioes"}}};
 
 // "iob1" | "bio" (also "iob2") | "bioes" (also "iobes"), case-insensitive; anything else is an Error naming what.
 TagScheme parse_tag_scheme(const std::string& name, const std::string& what);

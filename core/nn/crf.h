@@ -18,10 +18,17 @@
 #pragma once
 #include <vector>
 
+#include "base/names.h"
 #include "base/real.h"
 #include "graph/graph.h"
 
 namespace twin {
+
+// The training objective of a CRF tagger: the max-margin hinge (the ATR paper's CWS) or the CRF negative
+// log-likelihood (Lample et al.'s NER).
+enum class CrfObjective { kHinge, kNll };
+inline constexpr NameTable<CrfObjective, 2> kCrfObjectiveNames{
+    {{CrfObjective::kHinge, "hinge"}, {CrfObjective::kNll, "nll"}}};
 
 // Hard constraints for decoding: 0/1 masks (1 = allowed). allowed [K,K] (allowed(i,j): j may follow i),
 // start_ok [1,K] and end_ok [1,K] (an empty matrix allows every tag). Disallowed moves score −∞.

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "base/config_table.h"
 #include "base/rng.h"
 #include "graph/graph.h"
 #include "graph/init.h"
@@ -39,6 +40,9 @@ struct SelfAttentionConfig {
   Index clip_k = 16;                      // relative: the clipping distance k
   double dropout = 0.1;                   // on the attention output and the feed-forward output (training only)
 };
+
+// The "self_attention" keys of an experiment (dim is not one: the model sets it).
+const ConfigTable<SelfAttentionConfig>& self_attention_table();
 
 class SelfAttentionEncoder {
  public:

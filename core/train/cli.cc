@@ -36,12 +36,22 @@ std::string cli_help(const std::string& prog, const std::vector<std::string>& ta
        "  --seeds N,N,...       one run per seed, one after another (<out_dir>_s<N> each)\n";
   for (const auto& f : task_flags) h += "  " + f + " N" + std::string(f.size() < 18 ? 18 - f.size() : 1, ' ') + "(this task's own flag; see README)\n";
   h += "  --help, -h            this text\n"
-       "  --version             version, git revision and matrix-product backends\n";
+       "  --version             version, git revision and matrix-product backends\n"
+       "  --print-keys          every experiment key this task reads (type, default, range, meaning) as JSON\n";
   if (!extra.empty()) h += "\n" + extra;
-  h += "\nExperiment keys: experiments/README.md and the task's section of README.md; config.resolved.json in a run\n"
+  h += "\nExperiment keys: experiments/KEYS.md (every key, its type, default and range, and the tasks that read it);\n"
+       "a key the task does not read is an error. config.resolved.json in a run\n"
        "folder lists every key with the value used (defaults included). Exit codes: 0 done, 2 bad input (one line\n"
        "naming the file or key), 3 non-finite loss (checkpoint kept), 130 stopped by a signal (resume with --resume).\n";
   return h;
+}
+
+std::string keys_json(const std::vector<KeyDoc>& docs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const KeyDoc& d : docs)
+    out.push_back({{"key", d.key}, {"type", d.type}, {"default", d.def}, {"allowed", d.allowed}, {"doc", d.doc},
+                   {"required", d.required}});
+  return out.dump(1);
 }
 
 std::string version_text(const std::string& prog) {
@@ -130,7 +140,8 @@ bool is_budget_key(const std::string& key) {
 
 }  // namespace
 
-Experiment resume_experiment(const std::string& stored_path, const Experiment& fresh, const CliArgs& args) {
+Experiment resume_experiment(const std::string& stored_path, const Experiment& fresh, const CliArgs& args,
+                             const UnreadKeys& unread_train) {
   nlohmann::json stored;
   try {
     stored = nlohmann::json::parse(read_file(stored_path));
@@ -139,6 +150,10 @@ Experiment resume_experiment(const std::string& stored_path, const Experiment& f
   }
   TW_CHECK(stored.is_object(), "--resume: ", stored_path, " is not a JSON object");
   stored.erase("run");   // the typed copy of the top-level run keys (to_json(RunConfig)), not an experiment key
+  // Runs started before a task refused the train keys it does not read stored them (every train key was
+  // written): they were never read, so dropping them changes nothing.
+  if (auto t = stored.find("train"); t != stored.end() && t->is_object())
+    for (const auto& [k, why] : unread_train) t->erase(k);
   // The run lives where it was found (a moved or copied run folder continues in its new place).
   stored["out_dir"] = std::filesystem::path(stored_path).parent_path().string();
   std::vector<std::string> keep;   // this invocation's --set flags that apply on top of the stored settings
@@ -202,6 +217,10 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
       a.version = true;
       return a;
     }
+    if (s == "--print-keys") {
+      a.print_keys = true;
+      return a;
+    }
     if (s == "--set") {
       const std::string kv = value(i, s);
       TW_CHECK(kv.find('=') != std::string::npos, "--set expects key=value, got '", kv, "'");
@@ -223,7 +242,7 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
       a.task_flags[s] = value(i, s);
     } else if (s.rfind("--", 0) == 0) {
       std::vector<std::string> known = {"--set", "--resume", "--eval-only", "--print-config", "--threads", "--seed",
-                                        "--seeds", "--help", "--version"};
+                                        "--seeds", "--help", "--version", "--print-keys"};
       known.insert(known.end(), task_flags.begin(), task_flags.end());
       const std::string guess = closest_name(s, known);
       TW_FAIL("unknown option '", s, "'", guess.empty() ? "" : " (did you mean '" + guess + "'?)", "; ", usage);

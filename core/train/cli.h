@@ -34,6 +34,7 @@ struct CliArgs {
   std::vector<std::uint64_t> seeds;          // --seed / --seeds; empty: the experiment's seed and out_dir
   bool help = false;                         // --help / -h: print cli_help() and exit 0
   bool version = false;                      // --version: print version_text() and exit 0
+  bool print_keys = false;                   // --print-keys: the task's key reference rows as JSON, exit 0
   std::map<std::string, std::string> task_flags;   // --flag value, for flags the task declares
   std::string command_line;
 };
@@ -58,7 +59,11 @@ const std::vector<std::string>& resume_budget_keys();
 // of the first invocation, which need not be repeated). This invocation's --set flags apply on top when they
 // name a budget key (resume_budget_keys) or repeat the stored value; any other change is an Error naming the
 // key. out_dir and seed only locate the run. A note names the keys where the experiment file now differs.
-Experiment resume_experiment(const std::string& stored_path, const Experiment& fresh, const CliArgs& args);
+Experiment resume_experiment(const std::string& stored_path, const Experiment& fresh, const CliArgs& args,
+                             const UnreadKeys& unread_train = {});
+// --print-keys: every key a task reads, as a JSON array of {key, type, default, allowed, doc, required}
+// (tools/keys_md.py turns the tasks' arrays into experiments/KEYS.md).
+std::string keys_json(const std::vector<KeyDoc>& docs);
 // --seed N: the run's seed becomes N and its folder <out_dir>_s<N>, so that the runs of one experiment with
 // several seeds sit side by side (results tables group them by the name without the suffix).
 void apply_seed(RunConfig& run, std::uint64_t seed);
@@ -71,6 +76,13 @@ nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamS
 // Under mpirun (train/dist.h) every rank runs this; rank 0 alone writes the run folder and prints, and an
 // error on any rank ends the whole job (MPI_Abort) with the rank named, so nothing waits forever.
 namespace detail {
+// The train keys a task does not read (TaskT::unread_train_keys(), when it declares them).
+template <class TaskT>
+UnreadKeys unread_train_keys() {
+  if constexpr (requires { TaskT::unread_train_keys(); }) return TaskT::unread_train_keys();
+  else return {};
+}
+
 // One run: args.seeds is empty or holds the one seed of this run. Returns the process exit code; throws Error.
 template <class TaskT>
 int run_once(const CliArgs& args, const char* prog, bool lead) {
@@ -80,7 +92,7 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
     if (args.threads > 0) run.threads = args.threads;
     if (!args.seeds.empty()) apply_seed(run, args.seeds.front());
     if (args.resume && file_exists(RunDir::join(run.out_dir, "config.resolved.json"))) {
-      exp = resume_experiment(RunDir::join(run.out_dir, "config.resolved.json"), exp, args);
+      exp = resume_experiment(RunDir::join(run.out_dir, "config.resolved.json"), exp, args, unread_train_keys<TaskT>());
       root = exp.reader();
       const RunConfig stored = parse_run(root);
       TW_CHECK(args.seeds.empty() || stored.seed == args.seeds.front(), "--resume: ", run.out_dir, " is a run of seed ",
@@ -91,8 +103,7 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       if (args.threads > 0) run.threads = args.threads;
     }
     JsonReader train_r = root.child("train");
-    TrainConfig tc = parse_train(train_r);
-    train_r.finish();
+    TrainConfig tc = parse_train(train_r, unread_train_keys<TaskT>());
     set_num_threads(run.threads);
     TaskT task(root, run, tc, args);
     root.finish();
@@ -101,7 +112,7 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       TW_FAIL("injected failure (TWIN_FAIL_ON_RANK=", f, "): one failing rank must end the whole job");
 
     nlohmann::json typed = task.resolved();
-    typed["train"] = to_json(tc);
+    typed["train"] = to_json(tc, unread_train_keys<TaskT>());
     typed["run"] = to_json(run);
     // The top-level run keys as this run used them (--seed, --threads and --set change them after the file).
     for (const auto& [k, v] : typed["run"].items()) typed[k] = v;
@@ -196,6 +207,13 @@ int run_main(int argc, char** argv, const char* prog) {
   const bool lead = dist::is_root();   // rank 0 (or the only process)
   try {
     const CliArgs args = parse_cli(argc, argv, prog, TaskT::flags());
+    if (args.print_keys) {
+      std::vector<KeyDoc> docs = experiment_key_docs(detail::unread_train_keys<TaskT>());
+      for (KeyDoc& d : TaskT::keys()) docs.push_back(std::move(d));
+      if (lead) std::printf("%s\n", keys_json(docs).c_str());
+      dist::finalize();
+      return 0;
+    }
     if (args.help || args.version) {
       std::string extra;
       if constexpr (requires { TaskT::help_modes(); }) extra = TaskT::help_modes();

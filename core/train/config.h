@@ -44,13 +44,17 @@ struct RunConfig {
 // (it calls r.finish()); a task that keeps its own keys in the same object ("bptt" in "train") reads them
 // with `r` before the call, so they count as known.
 const ConfigTable<TrainConfig>& train_table();
-TrainConfig parse_train(JsonReader& r);
+// `unread`: the train keys the task does not read (e.g. cws batches by data.batch_size): present = an error.
+TrainConfig parse_train(JsonReader& r, const UnreadKeys& unread = {});
 // Reads the run keys (name, seed, threads, out_dir) of the top-level object. It does not call finish():
 // the same object also holds the task's sections ("data", "model", "train").
 RunConfig parse_run(JsonReader& r);
+const ConfigTable<RunConfig>& run_table();
+// The key reference rows of every task's shared keys: the run keys, then train.* without the unread ones.
+std::vector<KeyDoc> experiment_key_docs(const UnreadKeys& unread_train = {});
 
 // The typed sections as JSON with every field, defaults included (for config.resolved.json).
-nlohmann::json to_json(const TrainConfig& c);
+nlohmann::json to_json(const TrainConfig& c, const UnreadKeys& unread = {});
 nlohmann::json to_json(const RunConfig& c);
 
 }  // namespace twin

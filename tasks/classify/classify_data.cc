@@ -9,21 +9,23 @@
 
 namespace twin::classify {
 
-ClassifyDataConfig parse_classify_data(JsonReader& r) {
-  ClassifyDataConfig c;
-  read_text_data(r, c);
-  c.num_labels = r.get_int("num_labels", c.num_labels, 0, 1 << 20);
-  if (c.num_labels == 1) r.fail("num_labels", "must be 0 (counted from the training data) or at least 2");
-  r.finish();
-  return c;
+const ConfigTable<ClassifyDataConfig>& classify_data_table() {
+  using C = ClassifyDataConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    add_text_data_rows<C>(t, [](C& c) -> TextDataConfig& { return c; });
+    t.integer("num_labels", &C::num_labels, 0, 1 << 20, "classes C; 0 = counted from the training data");
+    t.rule([](const C& c) -> std::pair<std::string, std::string> {
+      if (c.num_labels == 1) return {"num_labels", "must be 0 (counted from the training data) or at least 2"};
+      return {"", ""};
+    });
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const ClassifyDataConfig& c) {
-  nlohmann::json out = nlohmann::json::object();
-  write_text_data(c, out);
-  out["num_labels"] = c.num_labels;
-  return out;
-}
+ClassifyDataConfig parse_classify_data(JsonReader& r) { return classify_data_table().parse(r); }
+nlohmann::json to_json(const ClassifyDataConfig& c) { return classify_data_table().to_json(c); }
 
 std::string split_path(const ClassifyDataConfig& c, const std::string& split) { return c.dir + "/" + split + ".txt"; }
 

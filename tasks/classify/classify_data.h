@@ -26,6 +26,7 @@ struct ClassifyDataConfig : TextDataConfig {
 };
 // Reads the `data` object of an experiment (dir and protocol required; the rest optional; unknown keys are
 // errors).
+const ConfigTable<ClassifyDataConfig>& classify_data_table();
 ClassifyDataConfig parse_classify_data(JsonReader& r);
 // Every setting, defaults included (config.resolved.json).
 nlohmann::json to_json(const ClassifyDataConfig& c);

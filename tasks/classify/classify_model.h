@@ -54,7 +54,8 @@ struct ClassifyModelConfig {
   double init_scale = 0.08;             // uniform(-a, a) for embeddings, pooling, classifier, self-attention
   bool freeze_embeddings = false;       // fixed (pretrained) embeddings
 };
-ClassifyModelConfig parse_classify_model(JsonReader& r);   // classify_model_config.cc
+const ConfigTable<ClassifyModelConfig>& classify_model_table();   // classify_model_config.cc
+ClassifyModelConfig parse_classify_model(JsonReader& r);
 nlohmann::json to_json(const ClassifyModelConfig& c);
 
 class ClassifyModel {

@@ -28,6 +28,17 @@ class ClassifyTask {
  public:
   ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--memory", "--memory-file"}; }
+  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
+  static std::vector<KeyDoc> keys() {
+    std::vector<KeyDoc> out;
+    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
+    classify_data_table().append_docs({}, "data.", out);
+    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
+    classify_model_table().append_docs({}, "model.", out);
+    return out;
+  }
+  // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
+  static UnreadKeys unread_train_keys() { return {{"batch_size", "the classify task batches by data.batch_size (sentences per batch)"}}; }
   // Data-parallel training (train/dist.h): this process's share of every global batch.
   void set_shard(const dist::Shard& s) { shard_ = s; }
 

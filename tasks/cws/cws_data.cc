@@ -8,29 +8,28 @@
 
 namespace twin::cws {
 
-CwsDataConfig parse_cws_data(JsonReader& r) {
-  CwsDataConfig c;
-  c.dir = r.require_string("dir");
-  c.protocol = r.require_string("protocol");
-  c.train = r.get_string("train", c.train);
-  c.dev = r.get_string("dev", c.dev);
-  c.test = r.get_string("test", c.test);
-  c.words = r.get_string("words", c.words);
-  c.min_count = r.get_int("min_count", c.min_count, 1, 1 << 30);
-  c.bigrams = r.get_bool("bigrams", c.bigrams);
-  c.batch_size = r.get_int("batch_size", c.batch_size, 1, 1 << 20);
-  c.maxi_batch = r.get_int("maxi_batch", c.maxi_batch, 0, 1 << 20);
-  c.eval_batch_size = r.get_int("eval_batch_size", c.eval_batch_size, 1, 1 << 20);
-  r.finish();
-  return c;
+const ConfigTable<CwsDataConfig>& cws_data_table() {
+  using C = CwsDataConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    t.required_text("dir", &C::dir, "folder of the prepared splits (<split>.seg and <split>.bmes) and the words list")
+        .required_text("protocol", &C::protocol, "a plain description for tables, e.g. \"in-house (b): ...\"")
+        .text("train", &C::train, "training split name")
+        .text("dev", &C::dev, "dev split name")
+        .text("test", &C::test, "test split name")
+        .text("words", &C::words, "training word list, relative to dir (the OOV reference)")
+        .integer("min_count", &C::min_count, 1, 1 << 30, "training characters seen fewer times map to <unk>")
+        .flag("bigrams", &C::bigrams, "also feed character bigrams (c_i c_{i+1})")
+        .integer("batch_size", &C::batch_size, 1, 1 << 20, "sentences per training batch")
+        .integer("maxi_batch", &C::maxi_batch, 0, 1 << 20, "length-sorting window, in batches")
+        .integer("eval_batch_size", &C::eval_batch_size, 1, 1 << 20, "sentences per decoding batch");
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const CwsDataConfig& c) {
-  return {{"dir", c.dir},     {"protocol", c.protocol},   {"train", c.train},
-          {"dev", c.dev},     {"test", c.test},           {"words", c.words},
-          {"min_count", c.min_count}, {"bigrams", c.bigrams}, {"batch_size", c.batch_size},
-          {"maxi_batch", c.maxi_batch}, {"eval_batch_size", c.eval_batch_size}};
-}
+CwsDataConfig parse_cws_data(JsonReader& r) { return cws_data_table().parse(r); }
+nlohmann::json to_json(const CwsDataConfig& c) { return cws_data_table().to_json(c); }
 
 namespace {
 std::string need_file(const CwsDataConfig& c, const std::string& name) {

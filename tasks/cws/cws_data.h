@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/config_table.h"
 #include "base/rng.h"
 #include "data/batch.h"
 #include "data/vocab.h"
@@ -25,6 +26,7 @@ struct CwsDataConfig {
   int maxi_batch = 20;                      // length-sorting window, in batches
   int eval_batch_size = 256;
 };
+const ConfigTable<CwsDataConfig>& cws_data_table();
 CwsDataConfig parse_cws_data(JsonReader& r);
 nlohmann::json to_json(const CwsDataConfig& c);
 

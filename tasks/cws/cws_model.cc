@@ -9,29 +9,28 @@
 
 namespace twin::cws {
 
-CwsModelConfig parse_cws_model(JsonReader& r) {
-  CwsModelConfig c;
-  c.embed = r.get_int("embed", c.embed, 1, 1 << 16);
-  c.bigram_embed = r.get_int("bigram_embed", c.bigram_embed, 0, 1 << 16);
-  JsonReader cr = r.child("cell");
-  c.cell = parse_cell(cr);
-  c.init_scale = r.get_double("init_scale", c.init_scale, 0.0, 10.0);
-  c.dropout_embed = r.get_double("dropout_embed", c.dropout_embed, 0.0, 0.99);
-  c.dropout_crf = r.get_double("dropout_crf", c.dropout_crf, 0.0, 0.99);
-  c.objective = r.get_choice("objective", c.objective, {"hinge", "nll"});
-  c.eta = r.get_double("eta", c.eta, 0.0, 100.0);
-  c.start_end = r.get_bool("start_end", c.start_end);
-  c.constrain = r.get_bool("constrain", c.constrain);
-  r.finish();
-  return c;
+const ConfigTable<CwsModelConfig>& cws_model_table() {
+  using C = CwsModelConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    t.integer("embed", &C::embed, 1, 1 << 16, "character embedding size")
+        .integer("bigram_embed", &C::bigram_embed, 0, 1 << 16, "bigram embedding size with data.bigrams (0 = embed)")
+        .section("cell", &C::cell, &cell_table(), "the recurrent cell of each direction (model.cell.*)")
+        .number("init_scale", &C::init_scale, 0.0, 10.0, "uniform(-a, a) for embeddings and the emission layer")
+        .number("dropout_embed", &C::dropout_embed, 0.0, 0.99, "dropout on the embeddings")
+        .number("dropout_crf", &C::dropout_crf, 0.0, 0.99, "dropout on the BiRNN output, before the emission layer")
+        .choice("objective", &C::objective, kCrfObjectiveNames,
+                "max-margin hinge (the paper) or CRF negative log-likelihood")
+        .number("eta", &C::eta, 0.0, 100.0, "the hinge's Hamming cost per wrong tag")
+        .flag("start_end", &C::start_end, "learned start/end transitions (the authors' code has none)")
+        .flag("constrain", &C::constrain, "decode (and cost-augment) only BMES-legal tag sequences");
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const CwsModelConfig& c) {
-  return {{"embed", c.embed},          {"bigram_embed", c.bigram_embed}, {"cell", to_json(c.cell)},
-          {"init_scale", c.init_scale}, {"dropout_embed", c.dropout_embed}, {"dropout_crf", c.dropout_crf},
-          {"objective", c.objective},  {"eta", c.eta},                   {"start_end", c.start_end},
-          {"constrain", c.constrain}};
-}
+CwsModelConfig parse_cws_model(JsonReader& r) { return cws_model_table().parse(r); }
+nlohmann::json to_json(const CwsModelConfig& c) { return cws_model_table().to_json(c); }
 
 CwsModel::CwsModel(const CwsModelConfig& cfg, Index char_vocab, Index bigram_vocab, ParamStore& store) : cfg_(cfg) {
   const Init init = init::uniform(static_cast<Real>(cfg.init_scale));
@@ -74,7 +73,7 @@ Var CwsModel::loss(Graph& g, const CwsBatch& b, Rng& rng) const {
   Var o = emissions(g, b, rng);
   const CrfParams p = crf_params(g);
   std::vector<Index> lengths(b.chars.lengths.begin(), b.chars.lengths.end());
-  if (cfg_.objective == "nll") return crf_nll(o, lengths, p.trans, p.start, p.end, b.gold);
+  if (cfg_.objective == CrfObjective::kNll) return crf_nll(o, lengths, p.trans, p.start, p.end, b.gold);
   return crf_hinge_loss(o, lengths, p.trans, p.start, p.end, b.gold, static_cast<Real>(cfg_.eta),
                         cfg_.constrain ? &constraint_ : nullptr);
 }

@@ -25,11 +25,12 @@ struct CwsModelConfig {
   double init_scale = 0.08;             // uniform(-a, a) for embeddings and the emission layer
   double dropout_embed = 0.2;
   double dropout_crf = 0.2;             // on the BiRNN output, before the emission layer
-  std::string objective = "hinge";      // "hinge" (max-margin, the paper) | "nll" (CRF log-likelihood)
+  CrfObjective objective = CrfObjective::kHinge;   // max-margin (the paper) or CRF log-likelihood
   double eta = 0.2;                     // the hinge's Hamming cost per wrong tag
   bool start_end = false;               // learned start/end transitions (the authors' code has none)
   bool constrain = false;               // decode (and cost-augment) only BMES-legal tag sequences
 };
+const ConfigTable<CwsModelConfig>& cws_model_table();
 CwsModelConfig parse_cws_model(JsonReader& r);
 nlohmann::json to_json(const CwsModelConfig& c);
 

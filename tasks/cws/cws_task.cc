@@ -5,6 +5,7 @@
 
 #include "bmes.h"
 #include "cws_metrics.h"
+#include "cws_segment.h"
 #include "ops/ops.h"
 #include "train/checkpoint.h"
 
@@ -93,6 +94,7 @@ void CwsTask::finish(const std::string& run_dir, nlohmann::json& summary) {
     summary["segmentation"][split] = scored->metrics;
   }
   summary["protocol"] = data_.protocol;
+  save_vocab(vocab_, run_dir, data_.bigrams);   // what `cws segment <run>` reads
 }
 
 }  // namespace twin::cws

@@ -17,6 +17,22 @@ class CwsTask {
  public:
   CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {}; }
+  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
+  static std::vector<KeyDoc> keys() {
+    std::vector<KeyDoc> out;
+    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
+    cws_data_table().append_docs({}, "data.", out);
+    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
+    cws_model_table().append_docs({}, "model.", out);
+    return out;
+  }
+  // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
+  static std::string help_modes() {
+    return "Modes:\n"
+           "  cws segment <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
+           "                    segment raw text (one sentence per line) with a trained run's model.best.bin\n";
+  }
+  static UnreadKeys unread_train_keys() { return {{"batch_size", "the cws task batches by data.batch_size (sentences per batch)"}}; }
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
@@ -26,7 +42,7 @@ class CwsTask {
   // full batch\'s denominator, so the gradients summed over ranks are the full batch\'s.
   void set_shard(const dist::Shard& s) { shard_ = s; }
   // The progress line names the objective: "hinge" (max-margin, no perplexity) or "nll".
-  const char* progress_loss_name() const { return mcfg_.objective == "nll" ? "nll" : "hinge"; }
+  const char* progress_loss_name() const { return mcfg_.objective == CrfObjective::kNll ? "nll" : "hinge"; }
   Metrics evaluate(Split split);
   NamedMats save_state() const { return {}; }
   void load_state(const NamedMats&) {}
@@ -34,6 +50,7 @@ class CwsTask {
 
   // Segments `data` with the current parameters: one word list per sentence, and the seconds it took.
   std::vector<std::vector<std::string>> segment(const std::vector<Sentence>& data, double* seconds = nullptr) const;
+  const std::vector<Sentence>& test_data() const { return test_; }
 
  private:
   struct Scored {

@@ -1,6 +1,29 @@
-// build/bin/cws <experiment.json> [--set k=v ...] [--resume] [--eval-only] [--threads N]
+// build/bin/cws <experiment.json> [--set k=v ...] [--resume] [--eval-only] [--threads N]     train + evaluate
+// build/bin/cws segment <run> [--input FILE] [--output FILE] [--batch N]                     segment new text
 // Chinese word segmentation (ATR paper Appendix A.2.3): a character BiRNN-CRF trained with the max-margin
 // (or CRF log-likelihood) objective, scored with the SIGHAN bakeoff definitions.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "cws_segment.h"
 #include "cws_task.h"
 
-int main(int argc, char** argv) { return twin::run_main<twin::cws::CwsTask>(argc, argv, "cws"); }
+int main(int argc, char** argv) {
+  using namespace twin;
+  if (argc > 1 && std::string(argv[1]) == "segment") {
+    try {
+      return cws::segment_main(argc - 1, argv + 1);
+    } catch (const Error& e) {
+      std::fprintf(stderr, "cws segment: error: %s\n", e.what());
+      return 2;
+    } catch (const std::filesystem::filesystem_error& e) {
+      std::fprintf(stderr, "cws segment: error: %s\n", e.what());
+      return 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "cws segment: internal error: %s\n", e.what());
+      return 70;
+    }
+  }
+  return run_main<cws::CwsTask>(argc, argv, "cws");
+}

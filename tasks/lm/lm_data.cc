@@ -9,25 +9,27 @@
 
 namespace twin::lm {
 
-LmDataConfig parse_lm_data(JsonReader& r) {
-  LmDataConfig c;
-  c.dir = r.get_string("dir", c.dir);
-  c.train = r.get_string("train", c.train);
-  c.valid = r.get_string("valid", c.valid);
-  c.test = r.get_string("test", c.test);
-  c.vocab = r.get_string("vocab", c.vocab);
-  c.bptt = r.get_int("bptt", c.bptt, 1, 10000);
-  c.eval_batch_size = r.get_int("eval_batch_size", c.eval_batch_size, 1, 100000);
-  c.loss = r.get_choice("loss", c.loss, {"sum_time_mean_batch", "mean_token"});
-  r.finish();
-  return c;
+const ConfigTable<LmDataConfig>& lm_data_table() {
+  using C = LmDataConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    t.text("dir", &C::dir, "folder of the prepared corpus (python3 data_prep/ptb.py writes data/ptb)")
+        .text("train", &C::train, "training text, one sentence per line, relative to dir")
+        .text("valid", &C::valid, "validation text, relative to dir")
+        .text("test", &C::test, "test text, relative to dir")
+        .text("vocab", &C::vocab, "vocabulary file (one word per line), relative to dir; \"\" = built from train")
+        .integer("bptt", &C::bptt, 1, 10000, "truncated back-propagation window (tokens)")
+        .integer("eval_batch_size", &C::eval_batch_size, 1, 100000, "streams when computing dev/test perplexity")
+        .choice("loss", &C::loss, kLmLossNames,
+                "window loss: summed over time and averaged over the batch (Zaremba, the ATR TF LM) or per token "
+                "(pytorch/examples)");
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const LmDataConfig& c) {
-  return {{"dir", c.dir},   {"train", c.train}, {"valid", c.valid},
-          {"test", c.test}, {"vocab", c.vocab}, {"bptt", c.bptt},
-          {"eval_batch_size", c.eval_batch_size}, {"loss", c.loss}};
-}
+LmDataConfig parse_lm_data(JsonReader& r) { return lm_data_table().parse(r); }
+nlohmann::json to_json(const LmDataConfig& c) { return lm_data_table().to_json(c); }
 
 namespace {
 std::string split_path(const LmDataConfig& c, const std::string& file) {

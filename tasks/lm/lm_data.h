@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/config_table.h"
 #include "base/real.h"
 #include "data/vocab.h"
 
@@ -12,6 +13,10 @@ class JsonReader;
 }
 
 namespace twin::lm {
+
+enum class LmLoss { kSumTimeMeanBatch, kMeanToken };
+inline constexpr NameTable<LmLoss, 2> kLmLossNames{
+    {{LmLoss::kSumTimeMeanBatch, "sum_time_mean_batch"}, {LmLoss::kMeanToken, "mean_token"}}};
 
 struct LmDataConfig {
   std::string dir = "data/ptb";
@@ -22,8 +27,9 @@ struct LmDataConfig {
   // How the summed cross-entropy of a window is turned into the training loss (reference/paper_tables.md):
   // "sum_time_mean_batch" (Zaremba et al., the ATR repo's TF LM: lr 1.0 / 0.6 and clip 5 assume it) or
   // "mean_token" (pytorch/examples: lr 20, clip 0.25).
-  std::string loss = "sum_time_mean_batch";
+  LmLoss loss = LmLoss::kSumTimeMeanBatch;
 };
+const ConfigTable<LmDataConfig>& lm_data_table();
 LmDataConfig parse_lm_data(JsonReader& r);
 nlohmann::json to_json(const LmDataConfig& c);
 

@@ -8,28 +8,30 @@
 
 namespace twin::lm {
 
-LmModelConfig parse_lm_model(JsonReader& r) {
-  LmModelConfig c;
-  c.embed = r.get_int("embed", c.embed, 1, 1 << 16);
-  c.layers = r.get_int("layers", c.layers, 1, 64);
-  JsonReader cr = r.child("cell");
-  c.cell = parse_cell(cr);
-  c.dropout = r.get_double("dropout", c.dropout, 0.0, 0.99);
-  c.dropout_kind = r.get_choice("dropout_kind", c.dropout_kind, {"standard", "variational"});
-  c.tie = r.get_bool("tie", c.tie);
-  c.init_scale = r.get_double("init_scale", c.init_scale, 0.0, 10.0);
-  if (c.tie && c.cell.hidden != c.embed)
-    r.fail("tie", "needs model.cell.hidden (" + std::to_string(c.cell.hidden) + ") == model.embed (" +
-                      std::to_string(c.embed) + ")");
-  r.finish();
-  return c;
+const ConfigTable<LmModelConfig>& lm_model_table() {
+  using C = LmModelConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    t.integer("embed", &C::embed, 1, 1 << 16, "word embedding size")
+        .integer("layers", &C::layers, 1, 64, "stacked recurrent layers")
+        .section("cell", &C::cell, &cell_table(), "the recurrent cell (model.cell.*)")
+        .number("dropout", &C::dropout, 0.0, 0.99, "on the embeddings, between layers and before the softmax")
+        .choice("dropout_kind", &C::dropout_kind, kLmDropoutNames,
+                "a fresh mask per entry, or one mask per window (Gal and Ghahramani)")
+        .flag("tie", &C::tie, "the output layer shares the embedding matrix (needs cell.hidden == embed)")
+        .number("init_scale", &C::init_scale, 0.0, 10.0, "uniform(-a, a) for the embedding and softmax");
+    t.rule([](const C& c) -> std::pair<std::string, std::string> {
+      if (!c.tie || c.cell.hidden == c.embed) return {"", ""};
+      return {"tie", "needs model.cell.hidden (" + std::to_string(c.cell.hidden) + ") == model.embed (" +
+                         std::to_string(c.embed) + ")"};
+    });
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const LmModelConfig& c) {
-  return {{"embed", c.embed},     {"layers", c.layers},   {"cell", to_json(c.cell)},
-          {"dropout", c.dropout}, {"dropout_kind", c.dropout_kind}, {"tie", c.tie},
-          {"init_scale", c.init_scale}};
-}
+LmModelConfig parse_lm_model(JsonReader& r) { return lm_model_table().parse(r); }
+nlohmann::json to_json(const LmModelConfig& c) { return lm_model_table().to_json(c); }
 
 LmModel::LmModel(const LmModelConfig& cfg, Index vocab, ParamStore& store) : cfg_(cfg) {
   const Init init = init::uniform(static_cast<Real>(cfg.init_scale));
@@ -48,7 +50,7 @@ LmModel::LmModel(const LmModelConfig& cfg, Index vocab, ParamStore& store) : cfg
 
 Var LmModel::drop(Var x, Index batch, Rng& rng) const {
   if (cfg_.dropout == 0 || !x.g->training()) return x;
-  if (cfg_.dropout_kind == "variational") {
+  if (cfg_.dropout_kind == LmDropout::kVariational) {
     // One mask per sequence (column of the batch) for the whole window (Gal & Ghahramani 2016).
     Mat m = dropout_mask(rng, batch, x.cols(), static_cast<Real>(cfg_.dropout));
     return mul_tile_rows(x, x.g->constant(std::move(m)));

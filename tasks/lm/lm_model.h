@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "base/config_table.h"
 #include "base/rng.h"
 #include "nn/embedding.h"
 #include "nn/linear.h"
@@ -20,15 +21,20 @@ class JsonReader;
 
 namespace twin::lm {
 
+enum class LmDropout { kStandard, kVariational };
+inline constexpr NameTable<LmDropout, 2> kLmDropoutNames{
+    {{LmDropout::kStandard, "standard"}, {LmDropout::kVariational, "variational"}}};
+
 struct LmModelConfig {
   int embed = 200;
   int layers = 2;
   CellConfig cell;
   double dropout = 0.0;               // on the embeddings, between layers and before the softmax
-  std::string dropout_kind = "standard";   // "standard" (fresh mask per entry) | "variational" (per window)
+  LmDropout dropout_kind = LmDropout::kStandard;   // a fresh mask per entry, or one per window (variational)
   bool tie = false;                   // output layer shares the embedding matrix
   double init_scale = 0.1;            // uniform(-a, a) for embedding and softmax (cells use cell.init_scale)
 };
+const ConfigTable<LmModelConfig>& lm_model_table();
 LmModelConfig parse_lm_model(JsonReader& r);
 nlohmann::json to_json(const LmModelConfig& c);
 

@@ -36,7 +36,7 @@ LossOut LmTask::loss(Graph& g, size_t batch, Rng& rng) {
   IdMat input, target;
   window(train_data_, static_cast<Index>(batch), data_.bptt, input, target);
   const double T = static_cast<double>(input.rows()), B = static_cast<double>(input.cols());
-  const double denom = data_.loss == "mean_token" ? T * B : B;              // sum over time, mean over batch
+  const double denom = data_.loss == LmLoss::kMeanToken ? T * B : B;              // sum over time, mean over batch
   if (col1_ - col0_ < input.cols()) {                                       // this rank's streams only
     const IdMat in = input.middleCols(col0_, col1_ - col0_), tg = target.middleCols(col0_, col1_ - col0_);
     input = in;

@@ -14,6 +14,15 @@ class LmTask {
  public:
   LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--dump-gates"}; }
+  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
+  static std::vector<KeyDoc> keys() {
+    std::vector<KeyDoc> out;
+    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
+    lm_data_table().append_docs({}, "data.", out);
+    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
+    lm_model_table().append_docs({}, "model.", out);
+    return out;
+  }
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }

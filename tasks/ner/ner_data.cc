@@ -10,27 +10,23 @@
 
 namespace twin::ner {
 
-NerDataConfig parse_ner_data(JsonReader& r) {
-  NerDataConfig c;
-  read_text_data(r, c.text);
-  c.extension = r.get_string("extension", c.extension);
-  const std::string scheme = r.get_choice("scheme", tag_scheme_name(c.scheme), {"iob1", "bio", "bioes"});
-  c.scheme = parse_tag_scheme(scheme, "data.scheme");
-  c.max_word_chars = r.get_int("max_word_chars", c.max_word_chars, 0, 1 << 16);
-  c.singleton_unk = r.get_double("singleton_unk", c.singleton_unk, 0.0, 1.0);
-  r.finish();
-  return c;
+const ConfigTable<NerDataConfig>& ner_data_table() {
+  using C = NerDataConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    add_text_data_rows<C>(t, [](C& c) -> TextDataConfig& { return c.text; });
+    t.text("extension", &C::extension, "file extension of the splits: <dir>/<split>.<extension>")
+        .choice("scheme", &C::scheme, kTagSchemeNames, "the tags the CRF learns and predicts (files may use any scheme)")
+        .integer("max_word_chars", &C::max_word_chars, 0, 1 << 16, "characters of a word fed to the character BiRNN; 0 = all")
+        .number("singleton_unk", &C::singleton_unk, 0.0, 1.0,
+                "training: a word seen once is fed as <unk> with this probability (Lample et al.)");
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const NerDataConfig& c) {
-  nlohmann::json j;
-  write_text_data(c.text, j);
-  j["extension"] = c.extension;
-  j["scheme"] = tag_scheme_name(c.scheme);
-  j["max_word_chars"] = c.max_word_chars;
-  j["singleton_unk"] = c.singleton_unk;
-  return j;
-}
+NerDataConfig parse_ner_data(JsonReader& r) { return ner_data_table().parse(r); }
+nlohmann::json to_json(const NerDataConfig& c) { return ner_data_table().to_json(c); }
 
 std::vector<Sentence> read_conll(const std::string& path) {
   LineReader in(path);

@@ -25,6 +25,7 @@ struct NerDataConfig {
   double singleton_unk = 0.5;         // training: a word seen once in training is fed as <unk> with this
                                       // probability, so <unk> learns what unseen words look like (Lample et al.)
 };
+const ConfigTable<NerDataConfig>& ner_data_table();
 NerDataConfig parse_ner_data(JsonReader& r);
 nlohmann::json to_json(const NerDataConfig& c);
 

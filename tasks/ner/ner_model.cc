@@ -51,7 +51,7 @@ Var NerModel::loss(Graph& g, const NerBatch& b, Rng& rng) const {
   Var o = emissions(g, b, rng);
   std::vector<Index> lengths(b.words.lengths.begin(), b.words.lengths.end());
   Var trans = g.param(*trans_), start = g.param(*start_), end = g.param(*end_);
-  if (cfg_.objective == "hinge")
+  if (cfg_.objective == CrfObjective::kHinge)
     return crf_hinge_loss(o, lengths, trans, start, end, b.gold, static_cast<Real>(cfg_.eta));
   return crf_nll(o, lengths, trans, start, end, b.gold);
 }

@@ -33,9 +33,10 @@ struct NerModelConfig {
   CellConfig cell;                // hidden 100 per direction in the paper
   double init_scale = 0.08;       // uniform(-a, a) for embeddings and the emission layer
   double dropout = 0.5;           // on the word BiRNN's input
-  std::string objective = "nll";  // "nll" (the paper) | "hinge" (max-margin with Hamming cost eta)
+  CrfObjective objective = CrfObjective::kNll;   // the paper; or the hinge (max-margin with Hamming cost eta)
   double eta = 1.0;
 };
+const ConfigTable<NerModelConfig>& ner_model_table();
 NerModelConfig parse_ner_model(JsonReader& r);
 nlohmann::json to_json(const NerModelConfig& c);
 

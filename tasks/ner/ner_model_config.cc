@@ -6,28 +6,31 @@
 
 namespace twin::ner {
 
+const ConfigTable<NerModelConfig>& ner_model_table() {
+  using C = NerModelConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    t.integer("word_embed", &C::word_embed, 1, 1 << 16, "word embedding size")
+        .integer("char_embed", &C::char_embed, 0, 1 << 16, "character embedding size; 0 = no character BiRNN")
+        .section("char_cell", &C::char_cell, &cell_table(), "the character BiRNN's cell (hidden 0 = 25)")
+        .section("cell", &C::cell, &cell_table(), "the word BiRNN's cell (hidden 0 = 100)")
+        .number("init_scale", &C::init_scale, 0.0, 10.0, "uniform(-a, a) for embeddings and the emission layer")
+        .number("dropout", &C::dropout, 0.0, 0.99, "dropout on the word BiRNN's input")
+        .choice("objective", &C::objective, kCrfObjectiveNames,
+                "CRF negative log-likelihood (the paper) or the max-margin hinge")
+        .number("eta", &C::eta, 0.0, 100.0, "the hinge's Hamming cost per wrong tag");
+    return t;
+  }();
+  return t;
+}
+
 NerModelConfig parse_ner_model(JsonReader& r) {
-  NerModelConfig c;
-  c.word_embed = r.get_int("word_embed", c.word_embed, 1, 1 << 16);
-  c.char_embed = r.get_int("char_embed", c.char_embed, 0, 1 << 16);
-  JsonReader cc = r.child("char_cell");
-  c.char_cell = parse_cell(cc);
-  if (c.char_cell.hidden == 0) c.char_cell.hidden = 25;
-  JsonReader wc = r.child("cell");
-  c.cell = parse_cell(wc);
+  NerModelConfig c = ner_model_table().parse(r);
+  if (c.char_cell.hidden == 0) c.char_cell.hidden = 25;   // the paper's sizes when the experiment leaves them out
   if (c.cell.hidden == 0) c.cell.hidden = 100;
-  c.init_scale = r.get_double("init_scale", c.init_scale, 0.0, 10.0);
-  c.dropout = r.get_double("dropout", c.dropout, 0.0, 0.99);
-  c.objective = r.get_choice("objective", c.objective, {"nll", "hinge"});
-  c.eta = r.get_double("eta", c.eta, 0.0, 100.0);
-  r.finish();
   return c;
 }
 
-nlohmann::json to_json(const NerModelConfig& c) {
-  return {{"word_embed", c.word_embed}, {"char_embed", c.char_embed}, {"char_cell", to_json(c.char_cell)},
-          {"cell", to_json(c.cell)},    {"init_scale", c.init_scale}, {"dropout", c.dropout},
-          {"objective", c.objective},   {"eta", c.eta}};
-}
+nlohmann::json to_json(const NerModelConfig& c) { return ner_model_table().to_json(c); }
 
 }  // namespace twin::ner

@@ -16,13 +16,24 @@ class NerTask {
  public:
   NerTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {}; }
+  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
+  static std::vector<KeyDoc> keys() {
+    std::vector<KeyDoc> out;
+    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
+    ner_data_table().append_docs({}, "data.", out);
+    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
+    ner_model_table().append_docs({}, "model.", out);
+    return out;
+  }
+  // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
+  static UnreadKeys unread_train_keys() { return {{"batch_size", "the ner task batches by data.batch_size (sentences per batch)"}}; }
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
   void set_shard(const dist::Shard& s) { shard_ = s; }
-  const char* progress_loss_name() const { return mcfg_.objective == "nll" ? "nll" : "hinge"; }
+  const char* progress_loss_name() const { return mcfg_.objective == CrfObjective::kNll ? "nll" : "hinge"; }
   Metrics evaluate(Split split);
   NamedMats save_state() const { return {}; }
   void load_state(const NamedMats&) {}

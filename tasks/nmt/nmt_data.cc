@@ -8,51 +8,44 @@
 
 namespace twin::nmt {
 
-NmtDataConfig parse_nmt_data(JsonReader& r) {
-  NmtDataConfig c;
-  c.dir = r.get_string("dir", c.dir);
-  c.src = r.get_string("src", c.src);
-  c.tgt = r.get_string("tgt", c.tgt);
-  c.form = r.get_choice("form", c.form, {"tok", "raw"});
-  c.train = r.get_string("train", c.train);
-  c.dev = r.get_string("dev", c.dev);
-  c.test = r.get_string("test", c.test);
-  const nlohmann::json extra = r.raw("extra_tests");
-  if (!extra.is_null()) {
-    if (!extra.is_array()) r.fail("extra_tests", "must be a list of split names, got " + describe_json(extra));
-    for (const auto& e : extra) {
-      if (!e.is_string()) r.fail("extra_tests", "must hold split names (strings), got " + describe_json(e));
-      c.extra_tests.push_back(e.get<std::string>());
-    }
-  }
-  c.bpe = r.get_string("bpe", c.bpe);
-  c.bpe_src = r.get_string("bpe_src", c.bpe_src);
-  c.bpe_tgt = r.get_string("bpe_tgt", c.bpe_tgt);
-  if (c.bpe_src.empty() != c.bpe_tgt.empty())
-    r.fail(c.bpe_src.empty() ? "bpe_tgt" : "bpe_src", "needs its partner: give both bpe_src and bpe_tgt, or neither");
-  c.max_len = r.get_int("max_len", c.max_len, 1, 100000);
-  c.max_ratio = r.get_double("max_ratio", c.max_ratio, 0.0, 1e6);
-  if (c.max_ratio != 0 && c.max_ratio < 1) r.fail("max_ratio", "must be 0 (off) or >= 1");
-  c.max_train = r.get_long("max_train", c.max_train, 0);
-  c.batch_tokens = r.get_long("batch_tokens", c.batch_tokens, 1);
-  c.max_sentences = r.get_int("max_sentences", c.max_sentences, 1);
-  c.maxi_batch = r.get_int("maxi_batch", c.maxi_batch, 0);
-  c.eval_sentences = r.get_int("eval_sentences", c.eval_sentences, 1);
-  r.finish();
-  return c;
+const ConfigTable<NmtDataConfig>& nmt_data_table() {
+  using C = NmtDataConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    t.text("dir", &C::dir, "folder of the prepared corpus (python3 data_prep/nmt.py)")
+        .text("src", &C::src, "source language suffix: <dir>/<split>.<form>.<src>")
+        .text("tgt", &C::tgt, "target language suffix")
+        .choice("form", &C::form, {"tok", "raw"}, "which text the model reads: lowercased Moses tokens or raw")
+        .text("train", &C::train, "training split name")
+        .text("dev", &C::dev, "dev split name")
+        .text("test", &C::test, "test split name")
+        .text_list("extra_tests", &C::extra_tests, "more test splits, translated and scored at the end")
+        .text("bpe", &C::bpe, "joint subword model, relative to dir (or bpe_src + bpe_tgt)")
+        .text("bpe_src", &C::bpe_src, "source subword model, relative to dir (with bpe_tgt)")
+        .text("bpe_tgt", &C::bpe_tgt, "target subword model, relative to dir (with bpe_src)")
+        .integer("max_len", &C::max_len, 1, 100000, "training filter: pieces per side, EOS excluded")
+        .number("max_ratio", &C::max_ratio, 0.0, 1e6, "training filter: max(len)/min(len); 0 = off")
+        .count("max_train", &C::max_train, 0, std::numeric_limits<long>::max(), "> 0: the first N kept pairs only")
+        .count("batch_tokens", &C::batch_tokens, 1, std::numeric_limits<long>::max(),
+               "padded tokens per batch: B x (longest side + 1)")
+        .integer("max_sentences", &C::max_sentences, 1, std::numeric_limits<int>::max(), "sentences per batch at most")
+        .integer("maxi_batch", &C::maxi_batch, 0, std::numeric_limits<int>::max(), "length-sorting window, in batches")
+        .integer("eval_sentences", &C::eval_sentences, 1, std::numeric_limits<int>::max(), "sentences per decoding batch");
+    t.rule([](const C& c) -> std::pair<std::string, std::string> {
+      if (c.bpe_src.empty() == c.bpe_tgt.empty()) return {"", ""};
+      return {c.bpe_src.empty() ? "bpe_tgt" : "bpe_src", "needs its partner: give both bpe_src and bpe_tgt, or neither"};
+    });
+    t.rule([](const C& c) -> std::pair<std::string, std::string> {
+      if (c.max_ratio != 0 && c.max_ratio < 1) return {"max_ratio", "must be 0 (off) or >= 1"};
+      return {"", ""};
+    });
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const NmtDataConfig& c) {
-  return {{"dir", c.dir},           {"src", c.src},
-          {"tgt", c.tgt},           {"form", c.form},
-          {"train", c.train},       {"dev", c.dev},
-          {"test", c.test},         {"extra_tests", c.extra_tests},
-          {"bpe", c.bpe},           {"bpe_src", c.bpe_src},
-          {"bpe_tgt", c.bpe_tgt},   {"max_len", c.max_len},
-          {"max_ratio", c.max_ratio}, {"max_train", c.max_train},
-          {"batch_tokens", c.batch_tokens}, {"max_sentences", c.max_sentences},
-          {"maxi_batch", c.maxi_batch}, {"eval_sentences", c.eval_sentences}};
-}
+NmtDataConfig parse_nmt_data(JsonReader& r) { return nmt_data_table().parse(r); }
+nlohmann::json to_json(const NmtDataConfig& c) { return nmt_data_table().to_json(c); }
 
 std::string split_path(const NmtDataConfig& c, const std::string& split, const std::string& lang,
                        const std::string& form) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/config_table.h"
 #include "base/rng.h"
 #include "nmt_batch.h"
 #include "subword.h"
@@ -36,6 +37,7 @@ struct NmtDataConfig {
   int maxi_batch = 20;                          // sorting window in batches
   int eval_sentences = 64;                      // sentences per decoding batch
 };
+const ConfigTable<NmtDataConfig>& nmt_data_table();
 NmtDataConfig parse_nmt_data(JsonReader& r);
 nlohmann::json to_json(const NmtDataConfig& c);
 std::string split_path(const NmtDataConfig& c, const std::string& split, const std::string& lang,

@@ -14,26 +14,31 @@
 
 namespace twin::nmt {
 
+const ConfigTable<DecodeConfig>& decode_table() {
+  using C = DecodeConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    t.integer("beam", [](C& c) -> int& { return c.search.beam; }, 1, 1000, "beam size for the test splits (1 = greedy)")
+        .choice("normalize", [](C& c) -> std::string& { return c.search.normalize; }, {"none", "length", "gnmt"},
+                "hypothesis score: log-probability, divided by length, or GNMT's length penalty")
+        .number("alpha", [](C& c) -> double& { return c.search.alpha; }, 0.0, 10.0, "GNMT length penalty alpha")
+        .number("max_len_a", [](C& c) -> double& { return c.search.max_len_a; }, 0.0, 100.0,
+                "at most floor(a x source length + b) target tokens")
+        .number("max_len_b", [](C& c) -> double& { return c.search.max_len_b; }, 0.0, 10000.0, "see max_len_a")
+        .integer("dev_beam", &C::dev_beam, 1, 1000, "beam for dev BLEU during training (1 = greedy)");
+    return t;
+  }();
+  return t;
+}
+
 DecodeConfig parse_decode(JsonReader& r) {
-  DecodeConfig c;
-  SearchConfig& s = c.search;
-  s.beam = r.get_int("beam", s.beam, 1, 1000);
-  s.normalize = r.get_choice("normalize", s.normalize, {"none", "length", "gnmt"});
-  s.alpha = r.get_double("alpha", s.alpha, 0.0, 10.0);
-  s.max_len_a = r.get_double("max_len_a", s.max_len_a, 0.0, 100.0);
-  s.max_len_b = r.get_double("max_len_b", s.max_len_b, 0.0, 10000.0);
-  c.dev_beam = r.get_int("dev_beam", c.dev_beam, 1, 1000);
-  s.bos = kBos;
-  s.eos = kEos;
-  r.finish();
+  DecodeConfig c = decode_table().parse(r);
+  c.search.bos = kBos;
+  c.search.eos = kEos;
   return c;
 }
 
-nlohmann::json to_json(const DecodeConfig& c) {
-  const SearchConfig& s = c.search;
-  return {{"beam", s.beam},           {"normalize", s.normalize}, {"alpha", s.alpha},
-          {"max_len_a", s.max_len_a}, {"max_len_b", s.max_len_b}, {"dev_beam", c.dev_beam}};
-}
+nlohmann::json to_json(const DecodeConfig& c) { return decode_table().to_json(c); }
 
 SubwordPair load_subwords(const NmtDataConfig& c) {
   SubwordPair p;

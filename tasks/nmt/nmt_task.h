@@ -18,6 +18,7 @@ struct DecodeConfig {
   SearchConfig search;                 // beam 10, length-normalised (the paper), for test splits
   int dev_beam = 1;                    // dev BLEU during training: greedy is 10x cheaper and ranks the same
 };
+const ConfigTable<DecodeConfig>& decode_table();
 DecodeConfig parse_decode(JsonReader& r);
 nlohmann::json to_json(const DecodeConfig& c);
 
@@ -38,6 +39,19 @@ class NmtTask {
  public:
   NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {}; }
+  // The task's own keys (data.*, model.*, decode.*) for --print-keys and experiments/KEYS.md.
+  static std::vector<KeyDoc> keys() {
+    std::vector<KeyDoc> out;
+    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
+    nmt_data_table().append_docs({}, "data.", out);
+    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
+    nmt_model_table().append_docs({}, "model.", out);
+    out.push_back({"decode", "section", nlohmann::json::object(), "", "beam search (decode.*)", false});
+    decode_table().append_docs({}, "decode.", out);
+    return out;
+  }
+  // train.batch_size is the LM's; this task batches by data.batch_tokens and data.max_sentences.
+  static UnreadKeys unread_train_keys() { return {{"batch_size", "the nmt task batches by data.batch_tokens and data.max_sentences"}}; }
   // nmt's modes besides training, for --help (tasks/nmt/nmt_cli.h has their options).
   static std::string help_modes() {
     return "Modes:\n"

@@ -44,6 +44,7 @@ struct NmtModelConfig {
   bool tie_target = false;          // softmax weights = target embedding (needs readout == embed)
   double init_scale = 0.08;         // uniform(-a, a) for embeddings, attention, readout (the authors' code)
 };
+const ConfigTable<NmtModelConfig>& nmt_model_table();
 NmtModelConfig parse_nmt_model(JsonReader& r);
 nlohmann::json to_json(const NmtModelConfig& c);
 

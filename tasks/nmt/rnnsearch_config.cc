@@ -6,42 +6,34 @@
 
 namespace twin::nmt {
 
-NmtModelConfig parse_nmt_model(JsonReader& r) {
-  NmtModelConfig c;
-  c.embed = r.get_int("embed", c.embed, 1, 1 << 16);
-  JsonReader cr = r.child("cell");
-  c.cell = parse_cell(cr);
-  c.attn_dim = r.get_int("attn_dim", c.attn_dim, 0, 1 << 16);
-  c.readout = r.get_int("readout", c.readout, 0, 1 << 16);
-  c.encoder = r.get_choice("encoder", c.encoder, {"bidi", "ca"});
-  c.encoder_layers = r.get_int("encoder_layers", c.encoder_layers, 1, 16);
-  c.decoder_layers = r.get_int("decoder_layers", c.decoder_layers, 1, 16);
-  c.dropout_embed = r.get_double("dropout_embed", c.dropout_embed, 0.0, 0.99);
-  c.dropout_readout = r.get_double("dropout_readout", c.dropout_readout, 0.0, 0.99);
-  c.label_smoothing = r.get_double("label_smoothing", c.label_smoothing, 0.0, 0.99);
-  c.tie_target = r.get_bool("tie_target", c.tie_target);
-  c.init_scale = r.get_double("init_scale", c.init_scale, 0.0, 10.0);
-  const int R = c.readout ? c.readout : c.embed;
-  if (c.tie_target && R != c.embed)
-    r.fail("tie_target", "needs model.readout (" + std::to_string(R) + ") == model.embed (" +
-                             std::to_string(c.embed) + ")");
-  r.finish();
-  return c;
+const ConfigTable<NmtModelConfig>& nmt_model_table() {
+  using C = NmtModelConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    t.integer("embed", &C::embed, 1, 1 << 16, "embedding size E, source and target")
+        .section("cell", &C::cell, &cell_table(), "every recurrent cell (model.cell.*)")
+        .integer("attn_dim", &C::attn_dim, 0, 1 << 16, "attention size A; 0 = H")
+        .integer("readout", &C::readout, 0, 1 << 16, "readout size R; 0 = E")
+        .choice("encoder", &C::encoder, {"bidi", "ca"}, "bidirectional encoder, or the ATR paper's context-aware one")
+        .integer("encoder_layers", &C::encoder_layers, 1, 16, "stacked encoder layers")
+        .integer("decoder_layers", &C::decoder_layers, 1, 16, "decoder layers (1 = the paper's two-level decoder)")
+        .number("dropout_embed", &C::dropout_embed, 0.0, 0.99, "on source and target embeddings")
+        .number("dropout_readout", &C::dropout_readout, 0.0, 0.99, "on the readout before the softmax")
+        .number("label_smoothing", &C::label_smoothing, 0.0, 0.99, "label smoothing of the cross-entropy")
+        .flag("tie_target", &C::tie_target, "softmax weights = target embedding (needs readout == embed)")
+        .number("init_scale", &C::init_scale, 0.0, 10.0, "uniform(-a, a) for embeddings, attention, readout");
+    t.rule([](const C& c) -> std::pair<std::string, std::string> {
+      const int R = c.readout ? c.readout : c.embed;
+      if (!c.tie_target || R == c.embed) return {"", ""};
+      return {"tie_target", "needs model.readout (" + std::to_string(R) + ") == model.embed (" +
+                                std::to_string(c.embed) + ")"};
+    });
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const NmtModelConfig& c) {
-  return {{"embed", c.embed},
-          {"cell", to_json(c.cell)},
-          {"attn_dim", c.attn_dim},
-          {"readout", c.readout},
-          {"encoder", c.encoder},
-          {"encoder_layers", c.encoder_layers},
-          {"decoder_layers", c.decoder_layers},
-          {"dropout_embed", c.dropout_embed},
-          {"dropout_readout", c.dropout_readout},
-          {"label_smoothing", c.label_smoothing},
-          {"tie_target", c.tie_target},
-          {"init_scale", c.init_scale}};
-}
+NmtModelConfig parse_nmt_model(JsonReader& r) { return nmt_model_table().parse(r); }
+nlohmann::json to_json(const NmtModelConfig& c) { return nmt_model_table().to_json(c); }
 
 }  // namespace twin::nmt

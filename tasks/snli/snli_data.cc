@@ -41,18 +41,18 @@ const char* label_name(int id) {
   return kLabelNames[id];
 }
 
-SnliDataConfig parse_snli_data(JsonReader& r) {
-  SnliDataConfig c;
-  read_text_data(r, c);
-  r.finish();
-  return c;
+const ConfigTable<SnliDataConfig>& snli_data_table() {
+  using C = SnliDataConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    add_text_data_rows<C>(t, [](C& c) -> TextDataConfig& { return c; });
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const SnliDataConfig& c) {
-  nlohmann::json out = nlohmann::json::object();
-  write_text_data(c, out);
-  return out;
-}
+SnliDataConfig parse_snli_data(JsonReader& r) { return snli_data_table().parse(r); }
+nlohmann::json to_json(const SnliDataConfig& c) { return snli_data_table().to_json(c); }
 
 std::vector<Pair> read_split(const SnliDataConfig& c, const std::string& split) {
   const std::string path = c.dir + "/" + split + ".tsv";

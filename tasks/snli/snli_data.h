@@ -33,6 +33,7 @@ struct SnliDataConfig : TextDataConfig {
 };
 // Reads the `data` object of an experiment (dir and protocol required; the rest optional; unknown keys are
 // errors).
+const ConfigTable<SnliDataConfig>& snli_data_table();
 SnliDataConfig parse_snli_data(JsonReader& r);
 // Every setting, defaults included (config.resolved.json).
 nlohmann::json to_json(const SnliDataConfig& c);

@@ -62,7 +62,8 @@ struct SnliModelConfig {
   bool freeze_embeddings = false; // fixed (GloVe) embeddings, as in the paper
   bool exact_match = false;       // append the exact-match feature to every word's embedding (E+1 inputs)
 };
-SnliModelConfig parse_snli_model(JsonReader& r);   // snli_model_config.cc
+const ConfigTable<SnliModelConfig>& snli_model_table();   // snli_model_config.cc
+SnliModelConfig parse_snli_model(JsonReader& r);
 nlohmann::json to_json(const SnliModelConfig& c);
 
 // The exact-match feature of the words of `a` ([T_a*B, 1], time-major): 1 where the word's id occurs among the

@@ -6,30 +6,25 @@
 
 namespace twin::snli {
 
-SnliModelConfig parse_snli_model(JsonReader& r) {
-  SnliModelConfig c;
-  c.kind = r.get_choice("kind", c.kind, {"cond", "wbw"});
-  c.embed = r.get_int("embed", c.embed, 1, 1 << 16);
-  JsonReader cr = r.child("cell");
-  c.cell = parse_cell(cr);
-  c.attn_dim = r.get_int("attn_dim", c.attn_dim, 0, 1 << 16);
-  c.dropout = r.get_double("dropout", c.dropout, 0.0, 0.99);
-  c.init_scale = r.get_double("init_scale", c.init_scale, 0.0, 10.0);
-  c.freeze_embeddings = r.get_bool("freeze_embeddings", c.freeze_embeddings);
-  c.exact_match = r.get_bool("exact_match", c.exact_match);
-  r.finish();
-  return c;
+const ConfigTable<SnliModelConfig>& snli_model_table() {
+  using C = SnliModelConfig;
+  static const ConfigTable<C> t = [] {
+    ConfigTable<C> t;
+    t.choice("kind", &C::kind, {"cond", "wbw"},
+             "conditional encoding with attention (the ATR authors' code) or word-by-word attention (Rocktaschel et al.)")
+        .integer("embed", &C::embed, 1, 1 << 16, "word embedding size E")
+        .section("cell", &C::cell, &cell_table(), "every recurrent cell (model.cell.*)")
+        .integer("attn_dim", &C::attn_dim, 0, 1 << 16, "attention size A; 0 = H")
+        .number("dropout", &C::dropout, 0.0, 0.99, "on the embeddings and before the classifier")
+        .number("init_scale", &C::init_scale, 0.0, 10.0, "uniform(-a, a) for embeddings, attention and linear layers")
+        .flag("freeze_embeddings", &C::freeze_embeddings, "keep the (GloVe) embeddings fixed, as in the paper")
+        .flag("exact_match", &C::exact_match, "append the exact-match feature to every word's embedding");
+    return t;
+  }();
+  return t;
 }
 
-nlohmann::json to_json(const SnliModelConfig& c) {
-  return {{"kind", c.kind},
-          {"embed", c.embed},
-          {"cell", to_json(c.cell)},
-          {"attn_dim", c.attn_dim},
-          {"dropout", c.dropout},
-          {"init_scale", c.init_scale},
-          {"freeze_embeddings", c.freeze_embeddings},
-          {"exact_match", c.exact_match}};
-}
+SnliModelConfig parse_snli_model(JsonReader& r) { return snli_model_table().parse(r); }
+nlohmann::json to_json(const SnliModelConfig& c) { return snli_model_table().to_json(c); }
 
 }  // namespace twin::snli

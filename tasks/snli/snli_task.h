@@ -16,6 +16,17 @@ class SnliTask {
  public:
   SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {}; }
+  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
+  static std::vector<KeyDoc> keys() {
+    std::vector<KeyDoc> out;
+    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
+    snli_data_table().append_docs({}, "data.", out);
+    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
+    snli_model_table().append_docs({}, "model.", out);
+    return out;
+  }
+  // train.batch_size is the LM's; this task batches by data.batch_size (pairs per batch).
+  static UnreadKeys unread_train_keys() { return {{"batch_size", "the snli task batches by data.batch_size (pairs per batch)"}}; }
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }

@@ -1,0 +1,163 @@
+#include "cws_segment.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "base/check.h"
+#include "base/json_reader.h"
+#include "base/threads.h"
+#include "bmes.h"
+#include "cws_metrics.h"
+#include "data/text.h"
+#include "train/checkpoint.h"
+#include "train/cli.h"
+#include "train/run_dir.h"
+
+namespace twin::cws {
+
+namespace fs = std::filesystem;
+
+namespace {
+const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  TW_CHECK(in.good(), "cannot read ", path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+const char* kUsage =
+    "usage: cws segment <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
+    "  raw UTF-8 text in (one sentence per line; stdin without --input), words separated by two spaces out\n"
+    "  (stdout without --output); <run> is a trained run folder (model.best.bin, config.resolved.json)\n";
+}  // namespace
+
+void save_vocab(const CwsVocab& v, const std::string& run_dir, bool bigrams) {
+  v.chars.save(run_dir + "/vocab.chars.txt");
+  if (bigrams) v.bigrams.save(run_dir + "/vocab.bigrams.txt");
+}
+
+Segmenter Segmenter::load(const std::string& run_dir) {
+  const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
+  TW_CHECK(fs::is_directory(run_dir), "no run folder ", run_dir, " (HINT: give the out_dir of a trained cws run)");
+  TW_CHECK(fs::exists(cfg_path), "no ", cfg_path, " (HINT: ", run_dir, " is not a run folder of the cws task)");
+  TW_CHECK(fs::exists(model_path), "no trained model at ", model_path, " (HINT: a run writes it at its first dev ",
+           "evaluation)");
+  nlohmann::json cfg;
+  try {
+    cfg = nlohmann::json::parse(read_all(cfg_path));
+  } catch (const nlohmann::json::exception& e) {
+    TW_FAIL(cfg_path, " is not valid JSON (", e.what(), ")");
+  }
+  TW_CHECK(cfg.is_object() && cfg.contains("data") && cfg.contains("model") && cfg["data"].contains("bigrams"),
+           cfg_path, ": not the resolved config of a cws run (no data.bigrams)");
+  Segmenter s;
+  JsonReader root(cfg, cfg_path);
+  JsonReader dr = root.child("data");
+  s.data = parse_cws_data(dr);
+  JsonReader mr = root.child("model");
+  s.model_cfg = parse_cws_model(mr);
+  const std::string chars_path = run_dir + "/vocab.chars.txt", bigrams_path = run_dir + "/vocab.bigrams.txt";
+  if (fs::exists(chars_path)) {
+    s.vocab.chars = Vocab::load(chars_path, kVocabOptions);
+    if (s.data.bigrams) s.vocab.bigrams = Vocab::load(bigrams_path, kVocabOptions);
+  } else {
+    // Runs that finished before the vocabulary was kept: the build is deterministic, so the training split the
+    // run read gives the same ids (the parameter shapes below check the sizes).
+    std::fprintf(stderr, "cws segment: %s keeps no vocab.chars.txt; rebuilding the vocabulary from %s/%s.seg\n",
+                 run_dir.c_str(), s.data.dir.c_str(), s.data.train.c_str());
+    s.vocab = build_vocab(read_split(s.data, s.data.train), s.data);
+  }
+  s.store = std::make_unique<ParamStore>(1);
+  s.model = std::make_unique<CwsModel>(s.model_cfg, s.vocab.chars.size(), s.data.bigrams ? s.vocab.bigrams.size() : 0,
+                                       *s.store);
+  load_params(model_path, *s.store, LoadMode::kStrict);
+  return s;
+}
+
+std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::string>& lines, int batch,
+                                                         const std::string& source) const {
+  std::vector<Sentence> sents;
+  std::vector<int> index_of(lines.size(), -1);   // line -> sentence, -1 for a line without characters
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string where = source + ":" + std::to_string(i + 1);
+    const std::int64_t bad = utf8_error_offset(lines[i]);
+    TW_CHECK(bad < 0, where, ": invalid UTF-8 at byte ", bad, " of the line");
+    Sentence s;
+    for (const std::string& chunk : split_whitespace(lines[i]))
+      for (std::string& ch : utf8_chars(chunk, where)) s.chars.push_back(std::move(ch));
+    if (s.chars.empty()) continue;
+    s.tags.assign(s.chars.size(), 0);   // unused: there is no gold
+    index_of[i] = static_cast<int>(sents.size());
+    sents.push_back(std::move(s));
+  }
+  std::vector<std::vector<std::string>> words(sents.size());
+  Rng unused(0);
+  for (const auto& idx : cws_batches(sents, batch, 0, /*shuffle=*/false, unused)) {
+    const CwsBatch b = make_batch(sents, idx, vocab, data.bigrams);
+    const auto tags = model->decode(b);
+    for (size_t k = 0; k < idx.size(); ++k) {
+      const auto i = static_cast<size_t>(idx[k]);
+      words[i] = tags_to_words(sents[i].chars, tags[k]);
+    }
+  }
+  std::vector<std::vector<std::string>> out(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (index_of[i] >= 0) out[i] = std::move(words[static_cast<size_t>(index_of[i])]);
+  return out;
+}
+
+int segment_main(int argc, char** argv) {
+  std::string run, input, output;
+  int batch = 0, threads = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      TW_CHECK(i + 1 < argc, a, " needs a value\n", kUsage);
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (a == "--input") {
+      input = value();
+    } else if (a == "--output") {
+      output = value();
+    } else if (a == "--batch") {
+      batch = static_cast<int>(parse_int_flag(a, value(), 1, 100000, "a number of sentences"));
+    } else if (a == "--threads") {
+      threads = static_cast<int>(parse_int_flag(a, value(), 1, 256, "a number"));
+    } else if (a.rfind("--", 0) == 0) {
+      TW_FAIL("unknown option '", a, "'\n", kUsage);
+    } else {
+      TW_CHECK(run.empty(), "more than one run folder given ('", run, "' and '", a, "')\n", kUsage);
+      run = a;
+    }
+  }
+  TW_CHECK(!run.empty(), "no run folder given\n", kUsage);
+  set_num_threads(threads);
+  const Segmenter seg = Segmenter::load(run);
+  std::vector<std::string> lines;
+  if (input.empty()) {
+    for (std::string l; std::getline(std::cin, l);) lines.push_back(l);
+  } else {
+    lines = read_lines(input);
+  }
+  const auto words = seg.segment(lines, batch > 0 ? batch : seg.data.eval_batch_size, input.empty() ? "<stdin>" : input);
+  std::string text;
+  for (const auto& s : words) {
+    for (size_t k = 0; k < s.size(); ++k) text += (k ? "  " : "") + s[k];
+    text += '\n';
+  }
+  if (output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    write_text_atomic(output, text);
+  }
+  std::fprintf(stderr, "cws segment: %zu lines, %s\n", lines.size(), output.empty() ? "to stdout" : output.c_str());
+  return 0;
+}
+
+}  // namespace twin::cws
