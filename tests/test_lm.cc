@@ -9,7 +9,9 @@
 #include <memory>
 #include <sstream>
 
+#include "data/text.h"
 #include "lm_gates.h"
+#include "lm_score.h"
 #include "lm_synthetic.h"
 #include "lm_task.h"
 #include "test_util.h"
@@ -305,6 +307,40 @@ TEST_F(LmCli, TrainsResumesAndRefusesToOverwriteARun) {
   for (size_t at = cmds.find("# cwd:"); at != std::string::npos; at = cmds.find("# cwd:", at + 1)) ++entries;
   EXPECT_EQ(entries, 3u) << cmds;
   EXPECT_NE(cmds.find("# set: train.max_steps=0"), std::string::npos) << cmds;
+}
+
+// `lm score` (issue 29): a trained run scores new text one sentence at a time; batching sentences of equal
+// length changes scores by float rounding only, the vocabulary is the run's vocab.txt (or rebuilt identically without it), words
+// outside it are counted as <unk>, and bad input names the line.
+TEST_F(LmCli, ScoreCommandScoresEachSentenceAlone) {
+  std::string err;
+  ASSERT_EQ(run({"--set", "train.max_steps=20"}, &err), 0) << err;
+  ASSERT_TRUE(fs::exists(out_.str("run/vocab.txt")));
+  std::vector<std::string> lines = read_lines(data_.str("test.txt"));
+  ASSERT_GE(lines.size(), 5u);
+  lines.push_back("");
+  const Scorer s = Scorer::load(out_.str("run"));
+  const auto one = s.score(lines, 1, "in.txt"), many = s.score(lines, 64, "in.txt");
+  ASSERT_EQ(one.size(), lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    // Single precision: a batch of B sentences goes through [B, H] products, so only rounding may differ.
+    EXPECT_NEAR(one[i].logprob, many[i].logprob, 1e-5 * std::fabs(one[i].logprob)) << "line " << i + 1;
+    EXPECT_EQ(one[i].tokens, static_cast<long>(split_whitespace(lines[i]).size()) + 1);
+    EXPECT_LT(one[i].logprob, 0.0);
+    EXPECT_LT(std::exp(-one[i].logprob / one[i].tokens), static_cast<double>(s.vocab.size()) * 4);
+  }
+  EXPECT_EQ(one[0].unknown, 0);
+  // The synthetic vocabulary has no <unk> (PTB's has): an unknown word is then an error naming line and word.
+  ASSERT_LT(s.vocab.find("<unk>"), 0);
+  EXPECT_PRED2(test::contains, test::error_of([&] { s.score({lines[0], "zzz_not_a_word"}, 4, "in.txt"); }),
+               "in.txt:2: word 'zzz_not_a_word' is not in the vocabulary");
+  EXPECT_EQ(one.back().tokens, 1);   // an empty line: <eos> alone
+  fs::remove(out_.str("run/vocab.txt"));
+  const auto rebuilt = Scorer::load(out_.str("run")).score(lines, 64, "in.txt");
+  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(rebuilt[i].logprob, many[i].logprob) << "line " << i + 1;
+  EXPECT_PRED2(test::contains, test::error_of([&] { s.score({lines[0], "a\xff"}, 4, "in.txt"); }),
+               "in.txt:2: invalid UTF-8");
+  EXPECT_PRED2(test::contains, test::error_of([&] { Scorer::load(data_.str()); }), "config.resolved.json");
 }
 
 TEST_F(LmCli, HelpAndVersionExitZero) {

@@ -181,6 +181,7 @@ void LmTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   write_text_atomic(dir + "/test.txt", sentence_logprob_lines(corpus_.test, test_nll_, eos));
   summary["logprobs"] = {{"dev", "logprobs/dev.txt"}, {"test", "logprobs/test.txt"}};
   summary["vocab"] = corpus_.vocab.size();
+  corpus_.vocab.save(run_dir + "/vocab.txt");   // what `lm score <run>` reads
   summary["tokens"] = {{"train", corpus_.train.size()}, {"valid", corpus_.valid.size()}, {"test", corpus_.test.size()}};
   summary["cell"] = mcfg_.cell.type;
   if (dump_gates_ > 0) {

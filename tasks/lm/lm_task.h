@@ -14,6 +14,11 @@ class LmTask {
  public:
   LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--dump-gates"}; }
+  static std::string help_modes() {
+    return "Modes:\n"
+           "  lm score <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
+           "                 per-sentence log-probability and perplexity of a text file with a trained run's model\n";
+  }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() {
     std::vector<KeyDoc> out;

@@ -1,0 +1,41 @@
+// `lm score`: a trained language model scores new text (issue 29).
+//   build/bin/lm score <run> [--input FILE] [--output FILE] [--batch N] [--threads N]
+// reads one sentence per line (tokens separated by spaces; stdin by default) and writes one line per sentence,
+// "logprob<TAB>tokens<TAB>ppl": the natural-log probability of its words and the closing <eos>, each sentence
+// scored on its own from a zero state with <eos> as its first context (as a line starts in the training
+// stream), the number of scored tokens (words + 1) and exp(-logprob / tokens). A last line "# total" gives the
+// corpus log-probability, tokens and perplexity. Words outside the vocabulary are scored as <unk>; their count
+// is printed. Sentences of equal length are batched together (no padding: batching changes a score by float rounding only).
+// The model is <run>/model.best.bin with the run's config.resolved.json; the vocabulary is the run's vocab.txt
+// (written when training ends) or, for older runs, rebuilt from the data the config names (a note says so).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lm_data.h"
+#include "lm_model.h"
+
+namespace twin::lm {
+
+struct SentenceScore {
+  double logprob = 0;   // natural log
+  long tokens = 0;      // words + <eos>
+  long unknown = 0;     // words mapped to <unk>
+};
+
+struct Scorer {
+  LmDataConfig data;
+  LmModelConfig model_cfg;
+  Vocab vocab{VocabOptions{{}, "<unk>", false, 1, 0}};
+  std::unique_ptr<ParamStore> store;
+  std::unique_ptr<LmModel> model;
+
+  static Scorer load(const std::string& run_dir);
+  // One score per line; `source` names the input in errors (invalid UTF-8: "<source>:<line>").
+  std::vector<SentenceScore> score(const std::vector<std::string>& lines, int batch, const std::string& source) const;
+};
+
+int score_main(int argc, char** argv);   // argv[0] is "score"
+
+}  // namespace twin::lm
