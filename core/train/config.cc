@@ -106,9 +106,8 @@ nlohmann::json to_json(const RunConfig& c) {
 
 std::vector<KeyDoc> experiment_key_docs(const UnreadKeys& unread_train) {
   std::vector<KeyDoc> out = run_table().docs();
+  out.push_back({"train", "section", nlohmann::json::object(), "", "the trainer (train.*)", false});
   train_table().append_docs(TrainConfig{}, "train.", out, unread_train);
-  out.insert(out.begin() + static_cast<long>(run_table().docs().size()),
-             KeyDoc{"train", "section", nlohmann::json::object(), "", "the trainer (train.*)", false});
   return out;
 }
 

@@ -12,8 +12,7 @@
 #include "cws_metrics.h"
 #include "data/text.h"
 #include "train/checkpoint.h"
-#include "train/cli.h"
-#include "train/run_dir.h"
+#include "train/predict_cli.h"
 
 namespace twin::cws {
 
@@ -21,12 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  TW_CHECK(in.good(), "cannot read ", path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 const char* kUsage =
     "usage: cws segment <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
@@ -40,19 +33,8 @@ void save_vocab(const CwsVocab& v, const std::string& run_dir, bool bigrams) {
 }
 
 Segmenter Segmenter::load(const std::string& run_dir) {
+  const nlohmann::json cfg = load_run_config(run_dir, "cws", "bigrams");
   const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
-  TW_CHECK(fs::is_directory(run_dir), "no run folder ", run_dir, " (HINT: give the out_dir of a trained cws run)");
-  TW_CHECK(fs::exists(cfg_path), "no ", cfg_path, " (HINT: ", run_dir, " is not a run folder of the cws task)");
-  TW_CHECK(fs::exists(model_path), "no trained model at ", model_path, " (HINT: a run writes it at its first dev ",
-           "evaluation)");
-  nlohmann::json cfg;
-  try {
-    cfg = nlohmann::json::parse(read_all(cfg_path));
-  } catch (const nlohmann::json::exception& e) {
-    TW_FAIL(cfg_path, " is not valid JSON (", e.what(), ")");
-  }
-  TW_CHECK(cfg.is_object() && cfg.contains("data") && cfg.contains("model") && cfg["data"].contains("bigrams"),
-           cfg_path, ": not the resolved config of a cws run (no data.bigrams)");
   Segmenter s;
   JsonReader root(cfg, cfg_path);
   JsonReader dr = root.child("data");
@@ -110,53 +92,20 @@ std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::
 }
 
 int segment_main(int argc, char** argv) {
-  std::string run, input, output;
-  int batch = 0, threads = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      TW_CHECK(i + 1 < argc, a, " needs a value\n", kUsage);
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (a == "--input") {
-      input = value();
-    } else if (a == "--output") {
-      output = value();
-    } else if (a == "--batch") {
-      batch = static_cast<int>(parse_int_flag(a, value(), 1, 100000, "a number of sentences"));
-    } else if (a == "--threads") {
-      threads = static_cast<int>(parse_int_flag(a, value(), 1, 256, "a number"));
-    } else if (a.rfind("--", 0) == 0) {
-      TW_FAIL("unknown option '", a, "'\n", kUsage);
-    } else {
-      TW_CHECK(run.empty(), "more than one run folder given ('", run, "' and '", a, "')\n", kUsage);
-      run = a;
-    }
-  }
-  TW_CHECK(!run.empty(), "no run folder given\n", kUsage);
-  set_num_threads(threads);
-  const Segmenter seg = Segmenter::load(run);
-  std::vector<std::string> lines;
-  if (input.empty()) {
-    for (std::string l; std::getline(std::cin, l);) lines.push_back(l);
-  } else {
-    lines = read_lines(input);
-  }
-  const auto words = seg.segment(lines, batch > 0 ? batch : seg.data.eval_batch_size, input.empty() ? "<stdin>" : input);
+  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
+  if (!a) return 0;
+  set_num_threads(a->threads);
+  const Segmenter seg = Segmenter::load(a->run);
+  const std::vector<std::string> lines = read_input_lines(*a);
+  const auto words = seg.segment(lines, a->batch > 0 ? a->batch : seg.data.eval_batch_size,
+                                 a->input.empty() ? "<stdin>" : a->input);
   std::string text;
   for (const auto& s : words) {
     for (size_t k = 0; k < s.size(); ++k) text += (k ? "  " : "") + s[k];
     text += '\n';
   }
-  if (output.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  } else {
-    write_text_atomic(output, text);
-  }
-  std::fprintf(stderr, "cws segment: %zu lines, %s\n", lines.size(), output.empty() ? "to stdout" : output.c_str());
+  write_output(*a, text);
+  std::fprintf(stderr, "cws segment: %zu lines, %s\n", lines.size(), a->output.empty() ? "to stdout" : a->output.c_str());
   return 0;
 }
 

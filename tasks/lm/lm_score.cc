@@ -12,8 +12,7 @@
 #include "base/threads.h"
 #include "data/text.h"
 #include "train/checkpoint.h"
-#include "train/cli.h"
-#include "train/run_dir.h"
+#include "train/predict_cli.h"
 
 namespace twin::lm {
 
@@ -25,27 +24,11 @@ const char* kUsage =
     "  one sentence per line in (stdin without --input); \"logprob<TAB>tokens<TAB>ppl\" per sentence out, then a\n"
     "  \"# total\" line (stdout without --output); <run> is a trained run folder (model.best.bin, config.resolved.json)\n";
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  TW_CHECK(in.good(), "cannot read ", path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 }  // namespace
 
 Scorer Scorer::load(const std::string& run_dir) {
+  const nlohmann::json cfg = load_run_config(run_dir, "lm", "bptt");
   const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
-  TW_CHECK(fs::is_directory(run_dir), "no run folder ", run_dir, " (HINT: give the out_dir of a trained lm run)");
-  TW_CHECK(fs::exists(cfg_path), "no ", cfg_path, " (HINT: ", run_dir, " is not a run folder of the lm task)");
-  TW_CHECK(fs::exists(model_path), "no trained model at ", model_path, " (HINT: a run writes it at its first dev ",
-           "evaluation)");
-  nlohmann::json cfg;
-  try {
-    cfg = nlohmann::json::parse(read_all(cfg_path));
-  } catch (const nlohmann::json::exception& e) {
-    TW_FAIL(cfg_path, " is not valid JSON (", e.what(), ")");
-  }
-  TW_CHECK(cfg.is_object() && cfg.contains("data") && cfg.contains("model") && cfg["data"].contains("bptt"), cfg_path,
-           ": not the resolved config of an lm run (no data.bptt)");
   Scorer s;
   JsonReader root(cfg, cfg_path);
   JsonReader dr = root.child("data");
@@ -118,42 +101,12 @@ std::vector<SentenceScore> Scorer::score(const std::vector<std::string>& lines, 
 }
 
 int score_main(int argc, char** argv) {
-  std::string run, input, output;
-  int batch = 64, threads = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      TW_CHECK(i + 1 < argc, a, " needs a value\n", kUsage);
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (a == "--input") {
-      input = value();
-    } else if (a == "--output") {
-      output = value();
-    } else if (a == "--batch") {
-      batch = static_cast<int>(parse_int_flag(a, value(), 1, 100000, "a number of sentences"));
-    } else if (a == "--threads") {
-      threads = static_cast<int>(parse_int_flag(a, value(), 1, 256, "a number"));
-    } else if (a.rfind("--", 0) == 0) {
-      TW_FAIL("unknown option '", a, "'\n", kUsage);
-    } else {
-      TW_CHECK(run.empty(), "more than one run folder given ('", run, "' and '", a, "')\n", kUsage);
-      run = a;
-    }
-  }
-  TW_CHECK(!run.empty(), "no run folder given\n", kUsage);
-  set_num_threads(threads);
-  const Scorer scorer = Scorer::load(run);
-  std::vector<std::string> lines;
-  if (input.empty()) {
-    for (std::string l; std::getline(std::cin, l);) lines.push_back(l);
-  } else {
-    lines = read_lines(input);
-  }
-  const auto scores = scorer.score(lines, batch, input.empty() ? "<stdin>" : input);
+  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
+  if (!a) return 0;
+  set_num_threads(a->threads);
+  const Scorer scorer = Scorer::load(a->run);
+  const std::vector<std::string> lines = read_input_lines(*a);
+  const auto scores = scorer.score(lines, a->batch > 0 ? a->batch : 64, a->input.empty() ? "<stdin>" : a->input);
   std::string text;
   char buf[96];
   double lp = 0;
@@ -168,8 +121,7 @@ int score_main(int argc, char** argv) {
   std::snprintf(buf, sizeof buf, "# total\t%.17g\t%ld\t%.6g\n", lp, tokens,
                 tokens > 0 ? std::exp(-lp / static_cast<double>(tokens)) : 0.0);
   text += buf;
-  if (output.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
-  else write_text_atomic(output, text);
+  write_output(*a, text);
   std::fprintf(stderr, "lm score: %zu sentences, %ld tokens, %ld words outside the vocabulary scored as <unk>\n",
                lines.size(), tokens, unknown);
   return 0;

@@ -1,0 +1,30 @@
+// The command line the prediction modes share (`cws segment`, `lm score`, ...):
+//   <task> <mode> <run> [--input FILE] [--output FILE] [--batch N] [--threads N]
+// one input line per example from a file or stdin, the output to a file (written atomically) or stdout, and the
+// trained run folder they load (its config.resolved.json and model.best.bin), checked with the same messages.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace twin {
+
+struct PredictArgs {
+  std::string run, input, output;   // input/output "": stdin/stdout
+  int batch = 0;                    // 0: the mode's default
+  int threads = 1;
+};
+
+// argv[0] is the mode. --help prints `usage` and gives nothing (exit 0); misuse is an Error ending in `usage`.
+std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const std::string& usage);
+// The run's resolved config, after checking that the folder, config.resolved.json and model.best.bin exist and
+// that the config has data.<marker> (so a run of another task is refused naming what is missing).
+nlohmann::json load_run_config(const std::string& run_dir, const std::string& task, const std::string& marker);
+std::vector<std::string> read_input_lines(const PredictArgs& a);            // "" -> stdin
+void write_output(const PredictArgs& a, const std::string& text);           // "" -> stdout
+// Runs a mode's main with the task binaries' error convention: "<label>: error: ..." and exit 2 for bad input,
+// "<label>: internal error: ..." and 70 for anything else.
+int run_mode(const char* label, int (*mode_main)(int, char**), int argc, char** argv);
+
+}  // namespace twin
