@@ -49,12 +49,17 @@ demo: build
 	bash tools/demo.sh
 
 # Figures and tables from the committed run folders (results/runs/) alone: no build, no data needed.
+# Your own runs: make figures RUNS=/work/runs OUT=my_figures, make tables RUNS=/work/runs OUT=my_tables (OUT is
+# created; README.md's cells table is rewritten only by the default call). One figure of one run:
+# plots/make_figures.py --only fig3 --run DIR; any set of run folders compared: plots/compare.py RUN...
 PLOT_PYTHON ?= /usr/bin/python3
+RUNS ?= results/runs
+OUT ?=
 figures:
-	$(PLOT_PYTHON) plots/make_figures.py
+	$(PLOT_PYTHON) plots/make_figures.py --runs $(RUNS) $(if $(OUT),--out $(OUT))
 
 tables:
-	$(PLOT_PYTHON) plots/make_tables.py
+	$(if $(OUT),mkdir -p $(OUT) &&) $(PLOT_PYTHON) plots/make_tables.py --runs $(RUNS) $(if $(OUT),--out $(OUT) --no-readme)
 
 # Every committed run that keeps its outputs re-scored from them and the prepared references (data/, from
 # data_prep/); fails naming the run and metric on any difference, lists the runs that keep no outputs.

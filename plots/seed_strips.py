@@ -11,11 +11,13 @@ import significance as sig
 from fig_common import Bad, plt
 
 
-def fig_seed_strips(report, runs_dir):
-    data = seeds_table.load(runs_dir)
+def fig_seed_strips(report, runs_dir, dirs=None):
+    """From every seeded run under runs_dir, or from the run folders `dirs` only when given."""
+    data = seeds_table.load(runs_dir) if dirs is None else seeds_table.load_dirs(dirs)
     protos = [p for p in seeds_table.PROTOCOLS if data.get(p[0])]
     if not protos:
-        report.note(runs_dir, "no seeded runs (<run>_s<seed>): no seed strips")
+        report.note(runs_dir if dirs is None else "seed_strips",
+                    "no seeded runs (<run>_s<seed> of a known protocol): no seed strips")
         return
     fig, axes = plt.subplots(1, len(protos), figsize=(3.2 * len(protos) + 0.6, 3.4), squeeze=False)
     sources, shown = [], {}

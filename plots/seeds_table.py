@@ -68,12 +68,16 @@ def read_stats(path, kind):
 
 def load(runs_dir):
     """{protocol key: {cell: [(seed, run dir, test metric, stats rows or None)]}} of every seeded run."""
-    out = {}
     if not os.path.isdir(runs_dir):
-        return out
-    for name in sorted(os.listdir(runs_dir)):
-        m = SEED_DIR.match(name)
-        d = os.path.join(runs_dir, name)
+        return {}
+    return load_dirs(os.path.join(runs_dir, name) for name in sorted(os.listdir(runs_dir)))
+
+
+def load_dirs(dirs):
+    """load() of the given run folders only (those named <run>_s<seed> whose run matches a protocol)."""
+    out = {}
+    for d in dirs:
+        m = SEED_DIR.match(os.path.basename(os.path.normpath(d)))
         if not m or not os.path.isdir(d):
             continue
         for key, _, pattern, metric, kind, *_ in PROTOCOLS:
@@ -98,7 +102,7 @@ def load(runs_dir):
     return out
 
 
-def compare(kind, a_runs, b_runs):
+def compare(kind, a_runs, b_runs, resamples=RESAMPLES):
     """Bootstrap and Welch between two cells' runs; None when a side lacks statistics or sizes differ."""
     ra = [r[3] for r in a_runs if r[3] is not None]
     rb = [r[3] for r in b_runs if r[3] is not None]
@@ -106,13 +110,14 @@ def compare(kind, a_runs, b_runs):
         return None
     if len({x.shape[0] for x in ra + rb}) != 1:
         return None
-    boot = sig.paired_bootstrap(kind, ra, rb, resamples=RESAMPLES, seed=20261125)
+    boot = sig.paired_bootstrap(kind, ra, rb, resamples=resamples, seed=20261125)
     welch = sig.welch_t([r[2] for r in a_runs], [r[2] for r in b_runs])
     return {"boot": boot, "welch": welch}
 
 
-def protocol_rows(proto, cells):
-    """Per cell: summary numbers and the comparisons with the best cell and with LSTM."""
+def protocol_rows(proto, cells, reference="lstm", resamples=None):
+    """Per cell: summary numbers and the comparisons with the best cell and with `reference` (stored under
+    "best" and "lstm"; the reference is LSTM in the results tables, plots/compare.py --ref chooses it)."""
     key, _, _, _, kind, scale, digits, _ = proto
     higher = sig.HIGHER_IS_BETTER[kind]
     stats = {}
@@ -123,11 +128,11 @@ def protocol_rows(proto, cells):
                        "seeds": [r[0] for r in runs], "runs": runs}
     best = (max if higher else min)(stats, key=lambda c: stats[c]["mean"]) if stats else None
     for cell, st in stats.items():
-        for ref_name, ref in (("best", best), ("lstm", "lstm")):
+        for ref_name, ref in (("best", best), ("lstm", reference)):
             if ref not in cells or ref == cell:
                 st[ref_name] = None
                 continue
-            st[ref_name] = compare(kind, cells[cell], cells[ref])
+            st[ref_name] = compare(kind, cells[cell], cells[ref], resamples or RESAMPLES)
     return stats, best
 
 

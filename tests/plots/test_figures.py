@@ -217,5 +217,50 @@ class PureFunctions(unittest.TestCase):
         self.assertEqual(report.skipped[0], ("no/such/runs", "folder missing"))
 
 
+class OneFigureOneRun(unittest.TestCase):
+    """--only and --run: one figure of one run folder, written beside the run unless --out says otherwise,
+    with no figures.json (a partial call never replaces the full set's manifest); bad names exit 2."""
+
+    def call(self, *args):
+        return subprocess.run([sys.executable, SCRIPT, *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=300)
+
+    def test_only_fig3_of_one_run_goes_beside_it(self):
+        import shutil
+        with tempfile.TemporaryDirectory() as tmp:
+            run = os.path.join(tmp, "lm_atr_small")
+            shutil.copytree(os.path.join(FIX, "runs", "lm_atr_small"), run)
+            p = self.call("--only", "fig3", "--run", run)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            written = sorted(os.listdir(os.path.join(run, "figures")))
+            self.assertEqual(written, ["fig3_gates_lm_atr_small.pdf", "fig3_gates_lm_atr_small.png"])
+            self.assertIn("wrote 1 figures", p.stdout)
+
+    def test_only_several_with_out(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = self.call("--only", "fig2,learning_curves", "--run", os.path.join(FIX, "runs", "lm_atr_small"),
+                          "--run", os.path.join(FIX, "runs", "lm_lstm_small"), "--out", tmp)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            names = sorted(os.listdir(tmp))
+            self.assertEqual(names, ["fig2_twin_gate.pdf", "fig2_twin_gate.png", "learning_curves_lm.pdf",
+                                     "learning_curves_lm.png"])
+
+    def test_a_figure_the_run_cannot_give_writes_nothing_and_says_why(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = self.call("--only", "fig4", "--run", os.path.join(FIX, "runs", "lm_lstm_small"), "--out", tmp)
+            self.assertEqual(p.returncode, 1)
+            self.assertIn("wrote 0 figures", p.stdout)
+            self.assertIn("lm_lstm_small", p.stdout)
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_bad_names_exit_2(self):
+        p = self.call("--only", "fig9")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--only fig9: not a figure name; known: fig2, fig3", p.stderr)
+        p = self.call("--only", "fig3", "--run", FIX)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(f"--run {FIX}: not a run folder", p.stderr)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
