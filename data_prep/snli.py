@@ -29,8 +29,19 @@ checks). Published counts are checked (SNLI dev/test 10,000 rows, 9,842 / 9,824 
 5,502 / 5,498; full train 550,152 / 549,367; SICK 4,439 / 495 / 4,906); --no-check skips that. Every folder is
 written to a temporary folder and renamed into place; the output is deterministic. Standard library only.
 
+Your own data (--own): one file split 80/10/10 by pair order (first 80 % of the labelled pairs train, next 10 %
+dev, last 10 % test; cut points floor(0.8 n), floor(0.9 n)), or three files train, dev, test. A file whose first
+non-blank line starts with `{` is SNLI-style jsonl: gold_label plus sentence1_binary_parse / sentence2_binary_parse
+(tokens as above) or, without them, sentence1 / sentence2 (raw text, tokenized with SICK's rules for letters of any
+script); otherwise TSV `label<TAB>premise<TAB>hypothesis` (a first line labelled `label` or `gold_label` is a
+header; tokens split at whitespace, or tokenized with --tokenize). Labels entailment / neutral / contradiction in
+any case; `-` pairs dropped and counted; blank lines skipped; anything else stops naming file:line. Writes
+OUT/<name>_own/ (default data/snli/<name>_own) and prints the command that trains
+experiments/snli/inhouse_cond_atr.json on it.
+
 usage: snli.py [--raw DIR] [--out data/snli] [--protocol inhouse|full|sick|all] [--no-check]
        (default: inhouse and sick)
+       snli.py --own FILE [FILE FILE] [--name NAME] [--tokenize] [--out data/snli]
 """
 import argparse
 import gzip
@@ -43,7 +54,8 @@ import sys
 import tempfile
 import zlib
 
-from prep_common import find, swap_into_place, write_prep_json
+from prep_common import OWN_HELP, OWN_SPLIT_RULE, find, own_name, own_paths, own_splits, read_utf8_lines, \
+    swap_into_place, tokens_of, train_command, write_prep_json
 
 PROG = "data_prep/snli.py"
 LABELS = ("entailment", "neutral", "contradiction")
@@ -67,6 +79,9 @@ EXPECTED_SICK_LABELS = {"entailment": 2821, "neutral": 5595, "contradiction": 14
 SICK_SETS = {"TRAIN": "train", "TRIAL": "dev", "TEST": "test"}
 SURROGATE = re.compile("[\ud800-\udfff]")  # JSON can escape one (\\ud800); UTF-8 cannot encode it
 SICK_TOKEN = re.compile(r"[A-Za-z0-9]+(?=n't\b)|n't|'(?:s|re|ve|ll|d|m)\b|[A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*|\S", re.IGNORECASE)
+# The same rules with letters and digits of any script ([^\W_]) for a user's raw sentences (--own): identical to
+# SICK_TOKEN on ASCII text, and "café" stays one token.
+TEXT_TOKEN = re.compile(r"[^\W_]+(?=n't\b)|n't|'(?:s|re|ve|ll|d|m)\b|[^\W_]+(?:[-.][^\W_]+)*|\S", re.IGNORECASE)
 
 
 def fail(msg):
@@ -298,6 +313,92 @@ def job_sick(raw, no_check):
     return meta, splits
 
 
+def tokenize_text(s):
+    return TEXT_TOKEN.findall(s)
+
+
+def read_own_nli(path, tokenize):
+    """(pairs, line numbers, source info) of a user's NLI file: SNLI-style jsonl (a first non-blank line starting
+    with '{') or TSV label<TAB>premise<TAB>hypothesis. Blank lines are skipped and `-` labels dropped (both counted);
+    anything else bad stops naming file:line."""
+    lines, info = read_utf8_lines(path, fail)
+    first = next(i for i, l in enumerate(lines, 1) if l.strip())
+    form = "jsonl" if lines[first - 1].lstrip().startswith("{") else "tsv"
+    pairs, line_nos, dropped, blank, how = [], [], 0, [], set()
+    for i, line in enumerate(lines, 1):
+        where = f"{path}:{i}"
+        if not line.strip():
+            blank.append(i)
+            continue
+        if form == "jsonl":
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError as e:
+                fail(f"{where}: not a JSON object ({e.msg} at column {e.colno}): expected one record per line with "
+                     f"gold_label, sentence1, sentence2 (the file's first line is JSON, so it is read as jsonl)")
+            except (ValueError, RecursionError) as e:
+                why = "nested too deeply" if isinstance(e, RecursionError) else str(e).split(":")[0]
+                fail(f"{where}: unreadable JSON ({why}): expected one record per line")
+            if not isinstance(d, dict):
+                fail(f"{where}: a JSON {type(d).__name__}, expected an object with gold_label, sentence1, sentence2")
+            if "sentence1_binary_parse" in d and "sentence2_binary_parse" in d:
+                keys, tok, kind = ("sentence1_binary_parse", "sentence2_binary_parse"), parse_tokens, "binary_parse"
+            else:
+                keys, tok, kind = ("sentence1", "sentence2"), tokenize_text, "sentence1/2 tokenized"
+            for k in ("gold_label",) + keys:
+                if not isinstance(d.get(k), str):
+                    fail(f"{where}: missing or non-string field {k!r}: expected gold_label and sentence1, sentence2 "
+                         f"(or SNLI's sentence1_binary_parse, sentence2_binary_parse)")
+            label, p, h = d["gold_label"], tok(d[keys[0]]), tok(d[keys[1]])
+        else:
+            f = line.split("\t")
+            if len(f) != 3:
+                fail(f"{where}: {len(f)} tab-separated field(s), expected 3: label<TAB>premise<TAB>hypothesis")
+            if i == first and f[0].strip().lower() in ("label", "gold_label"):
+                info["header_line_skipped"] = True
+                continue
+            kind = "TSV tokenized" if tokenize else "TSV whitespace tokens"
+            label, p, h = f[0], *((tokenize_text(x) if tokenize else tokens_of(x)) for x in f[1:])
+        how.add(kind)
+        label = label.strip()
+        if label == "-":
+            dropped += 1
+            continue
+        if label.lower() not in LABELS:
+            fail(f"{where}: label {label!r}: expected entailment, neutral or contradiction (any case), or '-' (no "
+                 f"gold label: dropped)")
+        if not p or not h:
+            fail(f"{where}: empty {'premise' if not p else 'hypothesis'}: every pair needs tokens on both sides")
+        m = SURROGATE.search(" ".join(p + h))
+        if m:
+            fail(f"{where}: the text holds the escape \\u{ord(m.group()):04x}, a lone UTF-16 surrogate, which is not "
+                 f"a character: fix the record")
+        pairs.append((label.lower(), p, h))
+        line_nos.append(i)
+    if not pairs:
+        fail(f"{path}: no labelled pair ({dropped} with label '-'): nothing to train or test on")
+    info.update({"form": form, "tokens": sorted(how), "pairs": len(pairs), "dropped_no_gold_label": dropped,
+                 "blank_lines_skipped": len(blank), "first_blank_lines": blank[:10]})
+    return pairs, line_nos, info
+
+
+def job_own(paths, name, tokenize):
+    splits, ranges, infos = own_splits(paths, lambda p: read_own_nli(p, tokenize), fail)
+    what = (f"{os.path.basename(paths[0])} split 80/10/10 by pair order" if len(paths) == 1 else
+            "train / dev / test files " + ", ".join(os.path.basename(p) for p in paths))
+    dropped = sum(i["dropped_no_gold_label"] for i in infos)
+    meta = {"protocol": "own", "name": name, "description": f"your own NLI data '{name}': {what}",
+            "source_files": dict(zip(("nli",) if len(paths) == 1 else SPLITS, infos)),
+            "split_rule": OWN_SPLIT_RULE + " (items: labelled pairs, after dropping '-' labels and blank lines)",
+            "source_lines": {k: {"file": v["file"], "pairs": v["items"], "first_line": v["first_line"],
+                                 "last_line": v["last_line"]} for k, v in ranges.items()},
+            "tokens": "jsonl: SNLI's sentence{1,2}_binary_parse without the ( ) tokens when present, else sentence1/2 "
+                      "through data_prep/snli.py tokenize_text (SICK's rules, letters of any script); TSV: the "
+                      "fields' whitespace tokens (--tokenize: tokenize_text); original case",
+            "labels": "gold_label / first field, lowercased; '-' dropped", "dropped_no_gold_label_total": dropped}
+    return name + "_own", meta, splits
+
+
 def main():
     raw_root = os.environ.get("RAW_DATA", "../shared/data")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -307,7 +408,23 @@ def main():
     ap.add_argument("--protocol", choices=("inhouse", "full", "sick", "all"), default=None,
                     help="default: inhouse and sick; all: also full, skipped with a note when its file is absent")
     ap.add_argument("--no-check", action="store_true", help="skip the published-count checks")
+    ap.add_argument("--own", nargs="+", metavar="FILE",
+                    help=OWN_HELP + " (data/snli/<name>_own by default). Each file SNLI-style jsonl (gold_label, "
+                         "sentence1, sentence2; '-' dropped) or TSV label<TAB>premise<TAB>hypothesis")
+    ap.add_argument("--name", help="with --own: the folder name (default: the one file's name without extension)")
+    ap.add_argument("--tokenize", action="store_true",
+                    help="with --own: tokenize TSV text with tokenize_text (SICK's rules) instead of splitting it at "
+                         "whitespace (jsonl sentence1/2 are always tokenized)")
     a = ap.parse_args()
+    if a.own:
+        name = own_name(a.name, own_paths(a.own, fail), fail)
+        folder, meta, splits = job_own(a.own, name, a.tokenize)
+        write_folder(a.out, folder, meta, splits)
+        note(f"train on it (from the repository root):\n  " + train_command(
+            "snli", "experiments/snli/inhouse_cond_atr.json",
+            [("data.dir", os.path.join(a.out, folder)), ("data.protocol", f"own data {name}"),
+             ("out_dir", f"runs/snli_{name}")]))
+        return
     protocols = ("inhouse", "sick") if a.protocol is None else \
         ("inhouse", "full", "sick") if a.protocol == "all" else (a.protocol,)
     jobs = []  # everything is read and checked before anything is written

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""data_prep/snli.py --own (issue 29): a user's NLI pairs -- SNLI-style jsonl (binary parses used when present,
+else sentence1/2 tokenized with SICK's rules; `-` labels dropped and counted; blank lines skipped) or TSV
+label<TAB>premise<TAB>hypothesis (header skipped) -- split 80/10/10 by pair order, or three files, into
+OUT/<name>_own/; bad input (label, field count, JSON, empty side, UTF-8, empty file) stops with exit code 2
+naming file:line and leaves nothing behind. The printed training command is run with --print-config when
+build/bin/snli exists. Standard library only; runs the script as a user would (a subprocess)."""
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "data_prep", "snli.py")
+LABELS = ["entailment", "neutral", "contradiction"]
+
+
+def jsonl():
+    rec = lambda label, a, b, **kw: json.dumps(dict(gold_label=label, sentence1=a, sentence2=b, **kw),
+                                               ensure_ascii=False)
+    lines = [rec("entailment", "ignored", "ignored", sentence1_binary_parse="( ( A dog ) ( runs . ) )",  # 1
+                 sentence2_binary_parse="( ( An animal ) ( moves . ) )"),
+             rec("-", "No majority.", "None."),                                                         # 2: dropped
+             ""]                                                                                          # 3: blank
+    for k in range(1, 10):                                                                                # 4..12
+        label = LABELS[k % 3].upper() if k == 2 else LABELS[k % 3]
+        lines.append(rec(label, f"The man {k} isn't sleeping.", "Nobody's awake, café."))
+    return "".join(l + "\n" for l in lines)
+
+
+class SnliOwn(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.out = os.path.join(self.tmp.name, "out")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def file(self, name, text=None, data=None):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "wb") as f:
+            f.write(data if data is not None else text.encode("utf-8"))
+        return path
+
+    def run_prep(self, *args):
+        p = subprocess.run([sys.executable, SCRIPT, "--out", self.out, *args], capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+
+    def read(self, *parts):
+        with open(os.path.join(self.out, *parts), encoding="utf-8") as f:
+            return f.read()
+
+    def assert_fails(self, args, needles):
+        code, msg = self.run_prep(*args)
+        self.assertEqual(code, 2, msg)
+        for n in needles:
+            self.assertIn(n, msg)
+        self.assertNotIn("Traceback", msg)
+        self.assertEqual(os.listdir(self.out) if os.path.isdir(self.out) else [], [], "nothing may be left behind")
+
+    def test_jsonl_split_80_10_10(self):
+        src = self.file("pairs.jsonl", jsonl())
+        code, msg = self.run_prep("--own", src)
+        self.assertEqual(code, 0, msg)
+        self.assertIn("(1 '-' pairs dropped)", msg)
+        self.assertEqual(sorted(os.listdir(os.path.join(self.out, "pairs_own"))),
+                         ["dev.tsv", "prep.json", "test.tsv", "train.tsv"])
+        self.assertEqual(self.read("pairs_own", "dev.tsv"),
+                         "contradiction\tThe man 8 is n't sleeping .\tNobody 's awake , café .\n")
+        self.assertEqual(self.read("pairs_own", "test.tsv"),
+                         "entailment\tThe man 9 is n't sleeping .\tNobody 's awake , café .\n")
+        train = self.read("pairs_own", "train.tsv").splitlines()
+        self.assertEqual(len(train), 8)
+        self.assertEqual(train[0], "entailment\tA dog runs .\tAn animal moves .")
+        self.assertEqual(train[2], "contradiction\tThe man 2 is n't sleeping .\tNobody 's awake , café .")  # upper
+        meta = json.loads(self.read("pairs_own", "prep.json"))
+        info = meta["source_files"]["nli"]
+        self.assertEqual((info["form"], info["pairs"], info["dropped_no_gold_label"], info["blank_lines_skipped"]),
+                         ("jsonl", 10, 1, 1))
+        self.assertEqual(info["tokens"], ["binary_parse", "sentence1/2 tokenized"])
+        self.assertEqual({k: (v["pairs"], v["first_line"], v["last_line"]) for k, v in meta["source_lines"].items()},
+                         {"train": (8, 1, 10), "dev": (1, 11, 11), "test": (1, 12, 12)})
+        self.assertEqual(meta["splits"]["train"]["labels"], {"entailment": 3, "neutral": 3, "contradiction": 2})
+        self.assertEqual(meta["dropped_no_gold_label_total"], 1)
+        line = next(l.strip() for l in msg.splitlines() if l.strip().startswith("build/bin/snli "))
+        self.assertTrue(line.startswith("build/bin/snli experiments/snli/inhouse_cond_atr.json --set data.dir="
+                                        + os.path.join(self.out, "pairs_own")), line)
+        binary = os.path.join(ROOT, "build", "bin", "snli")
+        if not os.access(binary, os.X_OK):
+            self.skipTest("build/bin/snli not built: the printed command is not checked")
+        p = subprocess.run(shlex.split(line) + ["--print-config"], cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(json.loads(p.stdout)["data"]["dir"], os.path.join(self.out, "pairs_own"))
+
+    def test_tsv_three_files_header_and_tokenize(self):
+        tr = self.file("tr.tsv", "label\tpremise\thypothesis\r\nneutral\tA  man's hat.\tA hat\n"
+                                 "Entailment\tTwo dogs\tDogs\n")
+        dv = self.file("dv.tsv", "contradiction\tIt isn't.\tIt is.\n")
+        te = self.file("te.tsv", "-\tx\ty\nneutral\ta\tb\n")
+        code, msg = self.run_prep("--own", tr, dv, te, "--name", "t")
+        self.assertEqual(code, 0, msg)
+        self.assertEqual(self.read("t_own", "train.tsv"), "neutral\tA man's hat.\tA hat\nentailment\tTwo dogs\tDogs\n")
+        self.assertEqual(self.read("t_own", "dev.tsv"), "contradiction\tIt isn't.\tIt is.\n")
+        self.assertEqual(self.read("t_own", "test.tsv"), "neutral\ta\tb\n")
+        meta = json.loads(self.read("t_own", "prep.json"))
+        self.assertTrue(meta["source_files"]["train"]["header_line_skipped"])
+        self.assertEqual(meta["source_lines"]["train"], {"file": tr, "pairs": 2, "first_line": 2, "last_line": 3})
+        self.assertEqual(meta["source_files"]["test"]["dropped_no_gold_label"], 1)
+        code, msg = self.run_prep("--own", tr, dv, te, "--name", "t", "--tokenize")
+        self.assertEqual(code, 0, msg)
+        self.assertEqual(self.read("t_own", "dev.tsv"), "contradiction\tIt is n't .\tIt is .\n")
+
+    def test_bad_inputs_name_file_and_line(self):
+        good = jsonl().splitlines()
+        bad = self.file("label.jsonl", "\n".join(good[:5] + [good[5].replace('"entailment"', '"maybe"')] + good[6:]))
+        self.assert_fails(["--own", bad], [f"{bad}:6: label 'maybe': expected entailment, neutral or contradiction"])
+        bad = self.file("json.jsonl", "\n".join(good[:3] + ['{"gold_label": "neutral",'] + good[4:]))
+        self.assert_fails(["--own", bad], [f"{bad}:4: not a JSON object"])
+        bad = self.file("field.jsonl", "\n".join(good[:6] + ['{"gold_label": "neutral", "sentence1": "a"}'] + good[7:]))
+        self.assert_fails(["--own", bad], [f"{bad}:7: missing or non-string field 'sentence2'"])
+        bad = self.file("cols.tsv", "neutral\ta\tb\nneutral\ta b\n")
+        self.assert_fails(["--own", bad], [f"{bad}:2: 2 tab-separated field(s), expected 3: label<TAB>premise<TAB>"])
+        bad = self.file("side.tsv", "neutral\ta\tb\nneutral\t  \tb\n")
+        self.assert_fails(["--own", bad], [f"{bad}:2: empty premise"])
+        bad = self.file("tsvlabel.tsv", "neutral\ta\tb\n\nENTAILS\ta\tb\n")
+        self.assert_fails(["--own", bad], [f"{bad}:3: label 'ENTAILS'"])
+        bad = self.file("utf8.tsv", data=b"neutral\ta\tb\nneutral\ta\t\xffb\n")
+        self.assert_fails(["--own", bad], [f"{bad}:2: invalid UTF-8 at byte 10 of the line"])
+        bad = self.file("empty.tsv", "")
+        self.assert_fails(["--own", bad], [f"{bad}: empty file"])
+        bad = self.file("dash.tsv", "-\ta\tb\n")
+        self.assert_fails(["--own", bad], [f"{bad}: no labelled pair (1 with label '-')"])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
