@@ -1,6 +1,9 @@
 // The task tests' smoke runs: build a task from an experiment JSON (a smoke config with its data and out_dir
-// pointed at temporary folders) and train it quietly on one thread with the shared trainer.
+// pointed at temporary folders) and train it quietly on one thread with the shared trainer; and the task
+// binaries' command lines run in-process (training through run_main, prediction modes through run_mode).
 #pragma once
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -8,6 +11,7 @@
 
 #include "base/threads.h"
 #include "train/cli.h"
+#include "train/predict_cli.h"
 
 namespace twin::test {
 
@@ -36,6 +40,39 @@ SmokeRun<TaskT> train_smoke(const nlohmann::json& config, const std::string& nam
   o.config = config;
   s.out = train(*s.task, o);
   return s;
+}
+
+struct CliResult {
+  int code = -1;
+  std::string out, err;   // captured stdout and stderr
+};
+
+// Runs a main-like `f(argc, argv)` on `args` (args[0]: the program or mode name) with stdout and stderr captured.
+template <class F>
+CliResult run_cli(F&& f, std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  CliResult r;
+  r.code = f(static_cast<int>(args.size()), argv.data());
+  r.out = ::testing::internal::GetCapturedStdout();
+  r.err = ::testing::internal::GetCapturedStderr();
+  return r;
+}
+
+// `<prog> <experiment.json>` through the task binary's run_main: trains, evaluates and finishes the run.
+template <class TaskT>
+CliResult run_task(const std::string& prog, const std::string& experiment, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {prog, experiment};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_cli([&](int argc, char** argv) { return run_main<TaskT>(argc, argv, prog.c_str()); }, args);
+}
+
+// `<label> <args...>` through run_mode, as the binary's main dispatches a prediction mode (args[0]: the mode).
+inline CliResult run_predict_mode(const char* label, int (*mode_main)(int, char**), std::vector<std::string> args) {
+  return run_cli([&](int argc, char** argv) { return run_mode(label, mode_main, argc, argv); }, args);
 }
 
 // Mean training loss of the last n steps. "The loss dropped" is asserted on this, not on the last step alone:

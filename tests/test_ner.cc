@@ -1,7 +1,7 @@
 // NER (tasks/ner): the column-file reader (CoNLL-2003 and two-column files, every malformed case an error
 // naming file and line), the vocabulary's tag set per scheme, the batch's character slots, and a smoke run on a
 // generated toy corpus that the tagger must learn (entity F1 on dev and test), with the predictions file it
-// writes re-scored to the same F1.
+// writes re-scored to the same F1; `ner tag` reproducing those predictions from the run folder.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,6 +9,7 @@
 
 #include "data/text.h"
 #include "ner_data.h"
+#include "ner_tag.h"
 #include "ner_task.h"
 #include "smoke_run.h"
 #include "test_util.h"
@@ -171,6 +172,98 @@ TEST(NerSmoke, LearnsTheToyCorpusAndKeepsRescorablePredictions) {
   EXPECT_EQ(rows.size(), 60u);
   EXPECT_DOUBLE_EQ(c.to_json()["f1"].get<double>(), m.values["f1"].get<double>());
   EXPECT_EQ(summary["predictions"]["test"], "predictions/test.txt");
+}
+
+// The predicted column of a run's predictions/<split>.txt (`token gold predicted` lines, a blank line after each
+// sentence): one (token, tag) list per sentence.
+std::vector<std::vector<std::pair<std::string, std::string>>> predicted_column(const std::string& path) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> out(1);
+  for (const std::string& line : read_lines(path)) {
+    const auto f = split_whitespace(line);
+    if (f.empty()) {
+      out.emplace_back();
+      continue;
+    }
+    out.back().emplace_back(f.front(), f.back());
+  }
+  if (out.back().empty()) out.pop_back();
+  return out;
+}
+
+// `ner tag` (issue 29): a run trained through the command line keeps its vocabularies, and `ner tag <run>` on
+// its test sentences (one line each, empty lines between) reproduces the run's predictions/test.txt token for
+// token, in BIO although the CRF predicts BIOES, with an empty sentence for each empty line; a run without the
+// vocabulary files rebuilds them identically; bad input is exit 2 naming the line, with nothing written.
+TEST(NerCli, TagCommandReproducesTheRunsTestPredictions) {
+  TempDir data("ner_data"), run("ner_run"), io("ner_io");
+  write_toy(data.str(), 5);
+  const nlohmann::json config = {
+      {"name", "tag_ner"}, {"seed", 3}, {"threads", 1}, {"out_dir", run.str()},
+      {"data", {{"dir", data.str()}, {"protocol", "toy"}, {"batch_size", 10}}},
+      {"model", {{"word_embed", 16}, {"char_embed", 8}, {"char_cell", {{"type", "atr"}, {"hidden", 8}}},
+                 {"cell", {{"type", "atr"}, {"hidden", 16}}}, {"dropout", 0.0}, {"init_scale", 0.1}}},
+      {"train", {{"max_epochs", 2}, {"log_every", 100}, {"optim", {{"name", "adam"}, {"lr", 0.01}, {"clip_norm", 5.0}}}}}};
+  std::ofstream(io.file("exp.json")) << config.dump(2);
+  const test::CliResult trained = test::run_task<NerTask>("ner", io.file("exp.json"));
+  ASSERT_EQ(trained.code, 0) << trained.err;
+  for (const char* f : {"vocab.words.txt", "vocab.chars.txt", "tags.txt"})
+    EXPECT_TRUE(std::filesystem::exists(run.file(f))) << f;
+  const auto expected = predicted_column(run.file("predictions/test.txt"));
+  const auto test_split = read_conll(data.file("test.conll"));
+  ASSERT_EQ(expected.size(), test_split.size());
+  std::string input;
+  for (size_t i = 0; i < test_split.size(); ++i) {
+    for (size_t t = 0; t < test_split[i].tokens.size(); ++t) input += (t ? "  " : "") + test_split[i].tokens[t];
+    input += i == 10 ? "\n\n" : "\n";   // an empty sentence after the 11th
+  }
+  std::ofstream(io.file("in.txt")) << input << "\n";   // and one at the end
+  const test::CliResult tagged =
+      test::run_predict_mode("ner tag", tag_main, {"tag", run.path.string(), "--input", io.file("in.txt"), "--output", io.file("out.txt")});
+  ASSERT_EQ(tagged.code, 0) << tagged.err;
+  std::vector<std::vector<std::pair<std::string, std::string>>> got(1);
+  for (const std::string& line : read_lines(io.file("out.txt"))) {
+    if (line.empty()) {
+      got.emplace_back();
+      continue;
+    }
+    const size_t tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    got.back().emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  ASSERT_TRUE(got.back().empty());   // the output ends with a sentence's blank line
+  got.pop_back();
+  ASSERT_EQ(got.size(), expected.size() + 2);   // one sentence per input line
+  EXPECT_TRUE(got[11].empty() && got.back().empty()) << "the empty lines give empty sentences";
+  got.erase(got.begin() + 11);
+  got.pop_back();
+  long entities = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(got[i], expected[i]) << "sentence " << i + 1;
+    for (const auto& [token, tag] : got[i]) {
+      EXPECT_TRUE(tag == "O" || tag == "B-person" || tag == "I-person" || tag == "B-location" || tag == "I-location")
+          << "tag '" << tag << "' is not a BIO tag of the training types";
+      entities += tag[0] == 'B';
+    }
+  }
+  EXPECT_GT(entities, 30) << "the model tags entities (60 test sentences hold about 150)";
+  // A run that predates the vocabulary files: rebuilt from the training split, the same tags.
+  for (const char* f : {"vocab.words.txt", "vocab.chars.txt", "tags.txt"}) std::filesystem::remove(run.file(f));
+  const Tagger tagger = Tagger::load(run.path.string());
+  std::vector<std::vector<std::string>> sentences;
+  for (const Sentence& s : test_split) sentences.push_back(s.tokens);
+  const auto rebuilt = tagger.tag(sentences, 7);
+  for (size_t i = 0; i < expected.size(); ++i)
+    for (size_t t = 0; t < expected[i].size(); ++t) EXPECT_EQ(rebuilt[i][t], expected[i][t].second) << i << ":" << t;
+  // Bad input: exit 2, one error line naming the line, nothing written.
+  std::ofstream(io.file("bad.txt")) << "Ann went to Oslo\nmr Bob\xff\n";
+  const test::CliResult bad = test::run_predict_mode(
+      "ner tag", tag_main, {"tag", run.path.string(), "--input", io.file("bad.txt"), "--output", io.file("bad_out.txt")});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_PRED2(contains, bad.err, "ner tag: error: " + io.file("bad.txt") + ":2: invalid UTF-8 at byte 6");
+  EXPECT_FALSE(std::filesystem::exists(io.file("bad_out.txt")));
+  const test::CliResult not_a_run = test::run_predict_mode("ner tag", tag_main, {"tag", data.str()});
+  EXPECT_EQ(not_a_run.code, 2);
+  EXPECT_PRED2(contains, not_a_run.err, "is not a run folder of the ner task");
 }
 
 }  // namespace

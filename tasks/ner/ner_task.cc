@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "ner_tag.h"
 #include "nn/text_embeddings.h"
 #include "base/threads.h"
 #include "ops/ops.h"
@@ -118,6 +119,7 @@ void NerTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   summary["embeddings"] = data_.text.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.text.embeddings);
   summary["embedding_rows_from_file"] = embeddings_found_;
   if (summary.contains("train_units_per_s")) summary["train_words_per_s"] = summary["train_units_per_s"];
+  save_vocab(vocab_, run_dir);   // what `ner tag <run>` reads
 }
 
 }  // namespace twin::ner

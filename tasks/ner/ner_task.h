@@ -25,6 +25,12 @@ class NerTask {
     ner_model_table().append_docs({}, "model.", out);
     return out;
   }
+  static std::string help_modes() {
+    return "Modes:\n"
+           "  ner tag <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
+           "                tag tokenised text (one sentence per line) with a trained run's model.best.bin;\n"
+           "                CoNLL lines out (token<TAB>BIO tag, a blank line after each sentence)\n";
+  }
   // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the ner task batches by data.batch_size (sentences per batch)"}}; }
 

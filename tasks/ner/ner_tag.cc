@@ -1,0 +1,133 @@
+#include "ner_tag.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "base/check.h"
+#include "base/json_reader.h"
+#include "base/threads.h"
+#include "data/text.h"
+#include "train/checkpoint.h"
+#include "train/predict_cli.h"
+#include "train/run_dir.h"
+
+namespace twin::ner {
+
+namespace fs = std::filesystem;
+
+namespace {
+const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
+
+const char* kUsage =
+    "usage: ner tag <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
+    "  one tokenised sentence per line in (tokens separated by spaces; stdin without --input); CoNLL lines out:\n"
+    "  token<TAB>tag per token (BIO tags), a blank line after each sentence (stdout without --output);\n"
+    "  <run> is a trained run folder (model.best.bin, config.resolved.json)\n";
+
+// tags.txt: one tag per line in id order, "O" first (build_vocab's order).
+std::vector<std::string> load_tags(const std::string& path) {
+  std::vector<std::string> tags = read_lines(path);
+  TW_CHECK(!tags.empty() && tags[0] == "O", path, ": expected the tag \"O\" on line 1 (the tag list a run writes)");
+  for (size_t i = 0; i < tags.size(); ++i) split_tag(tags[i], path + ":" + std::to_string(i + 1));
+  return tags;
+}
+}  // namespace
+
+void save_vocab(const NerVocab& v, const std::string& run_dir) {
+  v.words.save(run_dir + "/vocab.words.txt");
+  v.chars.save(run_dir + "/vocab.chars.txt");
+  std::string tags;
+  for (const std::string& t : v.tags) tags += t + "\n";
+  write_text_atomic(run_dir + "/tags.txt", tags);
+}
+
+Tagger Tagger::load(const std::string& run_dir) {
+  const nlohmann::json cfg = load_run_config(run_dir, "ner", "scheme");
+  const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
+  Tagger t;
+  JsonReader root(cfg, cfg_path);
+  JsonReader dr = root.child("data");
+  t.data = parse_ner_data(dr);
+  JsonReader mr = root.child("model");
+  t.model_cfg = parse_ner_model(mr);
+  const std::string words_path = run_dir + "/vocab.words.txt", chars_path = run_dir + "/vocab.chars.txt",
+                    tags_path = run_dir + "/tags.txt";
+  if (fs::exists(words_path)) {
+    t.vocab.words = Vocab::load(words_path, kVocabOptions);
+    t.vocab.chars = Vocab::load(chars_path, kVocabOptions);
+    t.vocab.tags = load_tags(tags_path);
+  } else {
+    // Runs that finished before the vocabularies were kept: the build is deterministic, so the training split
+    // the run read gives the same ids (the parameter shapes below check the sizes).
+    std::fprintf(stderr, "ner tag: %s keeps no vocab.words.txt; rebuilding the vocabularies from %s/%s.%s\n",
+                 run_dir.c_str(), t.data.text.dir.c_str(), t.data.text.train.c_str(), t.data.extension.c_str());
+    t.vocab = build_vocab(read_split(t.data, t.data.text.train), t.data);
+  }
+  t.store = std::make_unique<ParamStore>(1);
+  t.model = std::make_unique<NerModel>(t.model_cfg, t.vocab.words.size(), t.vocab.chars.size(),
+                                       static_cast<int>(t.vocab.tags.size()), *t.store);
+  load_params(model_path, *t.store, LoadMode::kStrict);
+  return t;
+}
+
+std::vector<std::vector<std::string>> Tagger::read_sentences(const std::vector<std::string>& lines,
+                                                             const std::string& source) {
+  std::vector<std::vector<std::string>> out;
+  out.reserve(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::int64_t bad = utf8_error_offset(lines[i]);
+    TW_CHECK(bad < 0, source, ":", i + 1, ": invalid UTF-8 at byte ", bad, " of the line");
+    out.push_back(split_whitespace(lines[i]));
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> Tagger::tag(const std::vector<std::vector<std::string>>& sentences,
+                                                  int batch) const {
+  std::vector<Sentence> sents;
+  std::vector<size_t> line_of;   // sentence -> input position; empty sentences are not batched
+  for (size_t i = 0; i < sentences.size(); ++i) {
+    if (sentences[i].empty()) continue;
+    Sentence s;
+    s.tokens = sentences[i];
+    s.line = static_cast<long>(i + 1);
+    sents.push_back(std::move(s));
+    line_of.push_back(i);
+  }
+  std::vector<std::vector<std::string>> out(sentences.size());
+  Rng unused(0);
+  // The batching of NerTask::tag (input order, no shuffling), so a run's own test split is tagged identically.
+  for (const auto& idx : ner_batches(sents, batch, 0, /*shuffle=*/false, unused)) {
+    const NerBatch b = make_batch(sents, idx, vocab, data, /*with_gold=*/false);
+    const auto ids = model->decode(b);
+    for (size_t k = 0; k < idx.size(); ++k) {
+      std::vector<std::string> tags;
+      for (int id : ids[k]) tags.push_back(vocab.tags[static_cast<size_t>(id)]);
+      out[line_of[static_cast<size_t>(idx[k])]] = convert_tags(tags, TagScheme::kBio);
+    }
+  }
+  return out;
+}
+
+int tag_main(int argc, char** argv) {
+  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
+  if (!a) return 0;
+  set_num_threads(a->threads);
+  const Tagger tagger = Tagger::load(a->run);
+  const std::vector<std::string> lines = read_input_lines(*a);
+  const auto sentences = Tagger::read_sentences(lines, a->input.empty() ? "<stdin>" : a->input);
+  const auto tags = tagger.tag(sentences, a->batch > 0 ? a->batch : tagger.data.text.eval_batch_size);
+  std::string text;
+  long tokens = 0;
+  for (size_t i = 0; i < sentences.size(); ++i) {
+    for (size_t t = 0; t < sentences[i].size(); ++t) text += sentences[i][t] + "\t" + tags[i][t] + "\n";
+    text += "\n";
+    tokens += static_cast<long>(sentences[i].size());
+  }
+  write_output(*a, text);
+  std::fprintf(stderr, "ner tag: %zu sentences, %ld tokens, %s\n", sentences.size(), tokens,
+               a->output.empty() ? "to stdout" : a->output.c_str());
+  return 0;
+}
+
+}  // namespace twin::ner

@@ -1,0 +1,43 @@
+// `ner tag`: a trained tagger applied to new text (issue 29).
+//   build/bin/ner tag <run> [--input FILE] [--output FILE] [--batch N] [--threads N]
+// reads one tokenised sentence per line (tokens separated by spaces; stdin by default) and writes CoNLL-style
+// lines: `token<TAB>tag` per token and a blank line after each sentence, the tags in BIO (IOB2), the scheme of
+// the run's predictions/ files and of data_prep/ner.py's files, whatever data.scheme the CRF was trained in (its
+// BIOES or IOB1 output is converted by conlleval's chunk rules, eval/spans.h). An empty line is an empty
+// sentence (just the blank line). Words outside the vocabulary are fed as <unk> (lowercased first when the run
+// was trained with data.lowercase), as in training. The model is <run>/model.best.bin with the run's
+// config.resolved.json; the vocabularies are the run's vocab.words.txt, vocab.chars.txt and tags.txt (written
+// when training finishes) or, for runs that predate them, rebuilt from the training split the config names
+// (the same deterministic build the run used; a note says so).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ner_data.h"
+#include "ner_model.h"
+
+namespace twin::ner {
+
+// A trained NER model loaded from a run folder.
+struct Tagger {
+  NerDataConfig data;
+  NerModelConfig model_cfg;
+  NerVocab vocab;
+  std::unique_ptr<ParamStore> store;
+  std::unique_ptr<NerModel> model;
+
+  static Tagger load(const std::string& run_dir);
+  // The tokens of each line; `source` names the input in errors ("<source>:<line>: invalid UTF-8 ...").
+  static std::vector<std::vector<std::string>> read_sentences(const std::vector<std::string>& lines,
+                                                              const std::string& source);
+  // One BIO tag list per sentence (empty for an empty sentence), in batches of `batch` sentences.
+  std::vector<std::vector<std::string>> tag(const std::vector<std::vector<std::string>>& sentences, int batch) const;
+};
+
+// The vocabulary files a run keeps beside its model (written by NerTask::finish).
+void save_vocab(const NerVocab& v, const std::string& run_dir);
+
+int tag_main(int argc, char** argv);   // argv[0] is "tag"
+
+}  // namespace twin::ner
