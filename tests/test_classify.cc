@@ -3,13 +3,17 @@
 // ATR encoder (last state), an LSTM with attentive pooling and a self-attention block (relative positions, mean
 // pooling); the confusion matrix must add up to the split. The task's --memory flag writes memory.json with the
 // "great" sentence first and a passing decomposition check; a model the analysis cannot read is refused before
-// training; malformed flag values are errors.
+// training; malformed flag values are errors. `classify predict` reproduces a run's test predictions.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 
+#include "classify_predict.h"
 #include "classify_synthetic.h"
 #include "classify_task.h"
+#include "data/text.h"
 #include "smoke_run.h"
 #include "test_util.h"
 
@@ -150,6 +154,71 @@ TEST(ClassifyTask, MemoryFlagNeedsAUnidirectionalTwinGatedEncoderAndANumber) {
   EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory", "-2"); }), "--memory expects a number"));
   EXPECT_TRUE(contains(error_of([&] { make(nlohmann::json::object(), "--memory-file", data.file("none.txt")); }), "not found"));
   EXPECT_EQ(error_of([&] { make(nlohmann::json::object(), "--memory", "0"); }), twin::test::kNoErrorThrown);
+}
+
+// `classify predict` (issue 29): a run trained through the command line (data.lowercase on) keeps vocab.txt, and
+// `classify predict <run>` on its test sentences, given in capitals, reproduces predictions/test.txt line for
+// line (the run's lowercasing applied), with each label's probability; any batch size gives the same labels; a
+// run without vocab.txt rebuilds it identically; bad input is exit 2 naming the line, with nothing written.
+TEST(ClassifyCli, PredictCommandReproducesTheRunsTestPredictions) {
+  TempDir data("cls_data"), run("cls_run"), io("cls_io");
+  write_synthetic_sentiment(data.str(), 5, 600, 60, 60);
+  nlohmann::json config = smoke_config(data.str(), run.str());
+  config["data"]["lowercase"] = true;
+  config["train"]["max_epochs"] = 4;
+  std::ofstream(io.file("exp.json")) << config.dump(2);
+  const test::CliResult trained = test::run_task<ClassifyTask>("classify", io.file("exp.json"));
+  ASSERT_EQ(trained.code, 0) << trained.err;
+  ASSERT_TRUE(std::filesystem::exists(run.file("vocab.txt")));
+  const std::vector<std::string> expected = read_lines(run.file("predictions/test.txt"));
+  std::string input;
+  for (const std::string& line : read_lines(data.file("test.txt"))) {
+    std::string text = line.substr(line.find(' ') + 1);
+    for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    input += text + "\n";
+  }
+  std::ofstream(io.file("in.txt")) << input;
+  std::vector<std::vector<std::string>> outputs;
+  for (const char* batch : {"", "1"}) {
+    std::vector<std::string> args = {"predict", run.path.string(), "--input", io.file("in.txt"), "--output", io.file("out.txt")};
+    if (*batch) args.insert(args.end(), {"--batch", batch});
+    const test::CliResult r = test::run_predict_mode("classify predict", predict_main, args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    outputs.push_back(read_lines(io.file("out.txt")));
+  }
+  ASSERT_EQ(outputs[0].size(), expected.size());
+  int seen[2] = {0, 0};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const auto f = split_whitespace(outputs[0][i]);
+    ASSERT_EQ(f.size(), 2u) << outputs[0][i];
+    EXPECT_EQ(outputs[0][i].find('\t'), f[0].size()) << "label<TAB>probability";
+    EXPECT_EQ(f[0], expected[i]) << "line " << i + 1;
+    EXPECT_TRUE(f[0] == "0" || f[0] == "1") << f[0];
+    ++seen[f[0] == "1"];
+    const double p = std::stod(f[1]);
+    EXPECT_TRUE(p >= 0.5 && p <= 1.0) << "the probability of the most probable of 2 labels: " << p;
+    const auto one = split_whitespace(outputs[1][i]);
+    EXPECT_EQ(one[0], f[0]) << "--batch 1, line " << i + 1;
+    EXPECT_NEAR(std::stod(one[1]), p, 1e-5) << "--batch 1, line " << i + 1;
+  }
+  EXPECT_GT(seen[0], 5);
+  EXPECT_GT(seen[1], 5);
+  // A run that predates vocab.txt: rebuilt from the training split, the same labels.
+  std::filesystem::remove(run.file("vocab.txt"));
+  const Predictor pred = Predictor::load(run.path.string());
+  const auto rebuilt = pred.predict(pred.read_sentences(read_lines(io.file("in.txt")), "in.txt"), 256);
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(std::to_string(rebuilt[i].label), expected[i]) << i + 1;
+  // Bad input: exit 2, one error line naming the line, nothing written.
+  std::ofstream(io.file("bad.txt")) << "good w1 w2\n   \nbad w3\n";
+  const test::CliResult bad = test::run_predict_mode(
+      "classify predict", predict_main, {"predict", run.path.string(), "--input", io.file("bad.txt"), "--output", io.file("bad_out.txt")});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_PRED2(contains, bad.err, "classify predict: error: " + io.file("bad.txt") + ":2: empty line");
+  EXPECT_FALSE(std::filesystem::exists(io.file("bad_out.txt")));
+  std::filesystem::remove(run.file("model.best.bin"));
+  const test::CliResult no_model = test::run_predict_mode("classify predict", predict_main, {"predict", run.path.string()});
+  EXPECT_EQ(no_model.code, 2);
+  EXPECT_PRED2(contains, no_model.err, "no trained model at " + run.file("model.best.bin"));
 }
 
 }  // namespace

@@ -249,6 +249,7 @@ void ClassifyTask::finish(const std::string& run_dir, nlohmann::json& summary) {
                              {"dev", label_counts(dev_, num_labels_)},
                              {"test", label_counts(test_, num_labels_)}};
   summary["vocab"] = vocab_.size();
+  vocab_.save(run_dir + "/vocab.txt");   // what `classify predict <run>` reads
   summary["embeddings"] = data_.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.embeddings);
   summary["embedding_rows_from_file"] = glove_found_;
   summary["params_without_embeddings"] =

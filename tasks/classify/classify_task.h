@@ -37,6 +37,12 @@ class ClassifyTask {
     classify_model_table().append_docs({}, "model.", out);
     return out;
   }
+  static std::string help_modes() {
+    return "Modes:\n"
+           "  classify predict <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
+           "                   label tokenised sentences (one per line) with a trained run's model.best.bin;\n"
+           "                   \"label<TAB>probability\" per sentence out\n";
+  }
   // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the classify task batches by data.batch_size (sentences per batch)"}}; }
   // Data-parallel training (train/dist.h): this process's share of every global batch.

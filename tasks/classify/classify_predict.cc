@@ -1,0 +1,113 @@
+#include "classify_predict.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "base/check.h"
+#include "base/json_reader.h"
+#include "base/threads.h"
+#include "data/text.h"
+#include "ops/ops.h"
+#include "train/checkpoint.h"
+#include "train/predict_cli.h"
+
+namespace twin::classify {
+
+namespace fs = std::filesystem;
+
+namespace {
+const char* kUsage =
+    "usage: classify predict <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
+    "  one tokenised sentence per line in (stdin without --input); \"label<TAB>probability\" per sentence out\n"
+    "  (stdout without --output); <run> is a trained run folder (model.best.bin, config.resolved.json)\n";
+}  // namespace
+
+Predictor Predictor::load(const std::string& run_dir) {
+  const nlohmann::json cfg = load_run_config(run_dir, "classify", "num_labels");
+  const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
+  Predictor p;
+  JsonReader root(cfg, cfg_path);
+  JsonReader dr = root.child("data");
+  p.data = parse_classify_data(dr);
+  JsonReader mr = root.child("model");
+  p.model_cfg = parse_classify_model(mr);
+  const std::string vocab_path = run_dir + "/vocab.txt";
+  if (fs::exists(vocab_path)) {
+    p.vocab = Vocab::load(vocab_path, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
+    p.num_labels = p.data.num_labels;   // resolved() writes the counted number
+  } else {
+    // Runs that finished before the vocabulary was kept: the same deterministic build as the run's.
+    const std::string train_path = split_path(p.data, p.data.train);
+    std::fprintf(stderr, "classify predict: %s keeps no vocab.txt; rebuilding the vocabulary from %s\n",
+                 run_dir.c_str(), train_path.c_str());
+    const std::vector<Example> train = read_examples(train_path, p.data.num_labels, p.data.lowercase);
+    p.num_labels = count_labels(train, p.data, train_path);
+    p.vocab = build_vocab(train, p.data);
+  }
+  TW_CHECK(p.num_labels >= 2, cfg_path, ": data.num_labels is ", p.num_labels, " (a trained run records at least 2)");
+  p.store = std::make_unique<ParamStore>(1);
+  p.model = std::make_unique<ClassifyModel>(p.model_cfg, p.vocab.size(), p.num_labels, *p.store);
+  load_params(model_path, *p.store, LoadMode::kStrict);
+  return p;
+}
+
+std::vector<Example> Predictor::read_sentences(const std::vector<std::string>& lines,
+                                               const std::string& source) const {
+  std::vector<Example> out;
+  out.reserve(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string where = source + ":" + std::to_string(i + 1);
+    const std::int64_t bad = utf8_error_offset(lines[i]);
+    TW_CHECK(bad < 0, where, ": invalid UTF-8 at byte ", bad, " of the line");
+    Example e;
+    e.tokens = split_whitespace(lines[i]);
+    TW_CHECK(!e.tokens.empty(), where, ": empty line (expected a tokenised sentence, tokens separated by spaces)");
+    if (data.lowercase) lowercase_ascii(e.tokens);
+    e.label = 0;   // unused: there is no gold
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<Prediction> Predictor::predict(const std::vector<Example>& sentences, int batch) const {
+  Rng unused(0);
+  std::vector<Prediction> out(sentences.size());
+  Graph g(Mode::kInfer);
+  // The batching of ClassifyTask::predict (input order, no shuffling), so a run's own test split is labelled
+  // identically.
+  for (const auto& idx : classify_batches(sentences, batch, 0, /*shuffle=*/false, unused)) {
+    g.clear();
+    const ClassifyBatch b = make_batch(sentences, idx, vocab);
+    const Mat& lg = model->logits(g, b.text, unused).val();   // [B, C]
+    const Mat p = softmax_rows(lg);
+    for (Index k = 0; k < lg.rows(); ++k) {
+      Index best = 0;
+      lg.row(k).maxCoeff(&best);
+      out[static_cast<size_t>(idx[static_cast<size_t>(k)])] = {static_cast<int>(best),
+                                                               static_cast<double>(p(k, best))};
+    }
+  }
+  return out;
+}
+
+int predict_main(int argc, char** argv) {
+  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
+  if (!a) return 0;
+  set_num_threads(a->threads);
+  const Predictor pred = Predictor::load(a->run);
+  const std::vector<std::string> lines = read_input_lines(*a);
+  const auto sentences = pred.read_sentences(lines, a->input.empty() ? "<stdin>" : a->input);
+  const auto out = pred.predict(sentences, a->batch > 0 ? a->batch : pred.data.eval_batch_size);
+  std::string text;
+  char buf[64];
+  for (const Prediction& p : out) {
+    std::snprintf(buf, sizeof buf, "%d\t%.6g\n", p.label, p.probability);
+    text += buf;
+  }
+  write_output(*a, text);
+  std::fprintf(stderr, "classify predict: %zu sentences, %s\n", out.size(),
+               a->output.empty() ? "to stdout" : a->output.c_str());
+  return 0;
+}
+
+}  // namespace twin::classify

@@ -1,0 +1,46 @@
+// `classify predict`: a trained sentence classifier applied to new text (issue 29).
+//   build/bin/classify predict <run> [--input FILE] [--output FILE] [--batch N] [--threads N]
+// reads one tokenised sentence per line (the text of a data file's line without its label: tokens separated by
+// spaces; stdin by default) and writes one line per sentence, "label<TAB>probability": the predicted label as
+// the data files write it (the integer 0..C-1) and its softmax probability. The run's preprocessing is applied
+// (ASCII lowercasing when data.lowercase; words outside the vocabulary are <unk>); the model is in inference
+// mode (no dropout) and the batches are those of the run's own evaluation (data.eval_batch_size, input order),
+// so the run's predictions/test.txt is reproduced from its test sentences. An empty line is an error naming
+// it (a classifier needs at least one word). The model is <run>/model.best.bin with the run's
+// config.resolved.json; the vocabulary is the run's vocab.txt (written when training finishes) or, for runs that
+// predate it, rebuilt from the training split the config names (a note says so).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "classify_data.h"
+#include "classify_model.h"
+
+namespace twin::classify {
+
+struct Prediction {
+  int label = 0;
+  double probability = 0;   // softmax probability of `label`
+};
+
+// A trained classifier loaded from a run folder.
+struct Predictor {
+  ClassifyDataConfig data;
+  ClassifyModelConfig model_cfg;
+  Vocab vocab;
+  int num_labels = 0;
+  std::unique_ptr<ParamStore> store;
+  std::unique_ptr<ClassifyModel> model;
+
+  static Predictor load(const std::string& run_dir);
+  // The tokens of each line (lowercased when the run was); `source` names the input in errors
+  // ("<source>:<line>: ...": invalid UTF-8, an empty line).
+  std::vector<Example> read_sentences(const std::vector<std::string>& lines, const std::string& source) const;
+  // One prediction per sentence, in batches of `batch` sentences.
+  std::vector<Prediction> predict(const std::vector<Example>& sentences, int batch) const;
+};
+
+int predict_main(int argc, char** argv);   // argv[0] is "predict"
+
+}  // namespace twin::classify
