@@ -43,7 +43,8 @@ std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const std::
   return p;
 }
 
-nlohmann::json load_run_config(const std::string& run_dir, const std::string& task, const std::string& marker) {
+nlohmann::json load_run_config(const std::string& run_dir, const std::string& task, const std::string& marker,
+                               const std::string& model_marker) {
   const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
   TW_CHECK(fs::is_directory(run_dir), "no run folder ", run_dir, " (HINT: give the out_dir of a trained ", task, " run)");
   TW_CHECK(fs::exists(cfg_path), "no ", cfg_path, " (HINT: ", run_dir, " is not a run folder of the ", task, " task)");
@@ -57,6 +58,8 @@ nlohmann::json load_run_config(const std::string& run_dir, const std::string& ta
   }
   TW_CHECK(cfg.is_object() && cfg.contains("data") && cfg.contains("model") && cfg["data"].contains(marker),
            cfg_path, ": not the resolved config of a", task == "lm" ? "n " : " ", task, " run (no data.", marker, ")");
+  TW_CHECK(model_marker.empty() || cfg["model"].contains(model_marker), cfg_path, ": not the resolved config of a ",
+           task, " run (no model.", model_marker, ")");
   return cfg;
 }
 

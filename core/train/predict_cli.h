@@ -1,4 +1,5 @@
-// The command line the prediction modes share (`cws segment`, `lm score`, ...):
+// The command line the prediction modes share (`cws segment`, `lm score`, `ner tag`, `classify predict`,
+// `snli predict`):
 //   <task> <mode> <run> [--input FILE] [--output FILE] [--batch N] [--threads N]
 // one input line per example from a file or stdin, the output to a file (written atomically) or stdout, and the
 // trained run folder they load (its config.resolved.json and model.best.bin), checked with the same messages.
@@ -19,8 +20,11 @@ struct PredictArgs {
 // argv[0] is the mode. --help prints `usage` and gives nothing (exit 0); misuse is an Error ending in `usage`.
 std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const std::string& usage);
 // The run's resolved config, after checking that the folder, config.resolved.json and model.best.bin exist and
-// that the config has data.<marker> (so a run of another task is refused naming what is missing).
-nlohmann::json load_run_config(const std::string& run_dir, const std::string& task, const std::string& marker);
+// that the config has data.<marker> and, when given, model.<model_marker> (so a run of another task is refused
+// naming what is missing; snli and classify share every data key but classify's num_labels, so snli also names
+// a model key).
+nlohmann::json load_run_config(const std::string& run_dir, const std::string& task, const std::string& marker,
+                               const std::string& model_marker = "");
 std::vector<std::string> read_input_lines(const PredictArgs& a);            // "" -> stdin
 void write_output(const PredictArgs& a, const std::string& text);           // "" -> stdout
 // Runs a mode's main with the task binaries' error convention: "<label>: error: ..." and exit 2 for bad input,

@@ -96,6 +96,7 @@ void SnliTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   summary["predictions"] = {{"dev", "predictions/dev.txt"}, {"test", "predictions/test.txt"}};
   summary["train_accuracy"] = score(train_).at("accuracy");   // of the evaluated model (Table 6 reports it)
   summary["protocol"] = data_.protocol;
+  vocab_.save(RunDir::join(run_dir, "vocab.txt"));   // what `snli predict <run>` reads
   summary["embeddings"] = data_.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.embeddings);
   summary["embedding_rows_from_file"] = glove_found_;
   summary["params_without_embeddings"] =

@@ -25,6 +25,12 @@ class SnliTask {
     snli_model_table().append_docs({}, "model.", out);
     return out;
   }
+  static std::string help_modes() {
+    return "Modes:\n"
+           "  snli predict <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
+           "               label premise<TAB>hypothesis pairs (one per line) with a trained run's model.best.bin;\n"
+           "               \"label<TAB>probability\" per pair out\n";
+  }
   // train.batch_size is the LM's; this task batches by data.batch_size (pairs per batch).
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the snli task batches by data.batch_size (pairs per batch)"}}; }
 

@@ -1,0 +1,116 @@
+#include "snli_predict.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "base/check.h"
+#include "base/json_reader.h"
+#include "base/threads.h"
+#include "data/text.h"
+#include "ops/ops.h"
+#include "train/checkpoint.h"
+#include "train/predict_cli.h"
+
+namespace twin::snli {
+
+namespace fs = std::filesystem;
+
+namespace {
+const char* kUsage =
+    "usage: snli predict <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
+    "  one \"premise<TAB>hypothesis\" pair per line in (tokenised; stdin without --input); \"label<TAB>probability\"\n"
+    "  per pair out (stdout without --output); <run> is a trained run folder (model.best.bin, config.resolved.json)\n";
+}  // namespace
+
+Predictor Predictor::load(const std::string& run_dir) {
+  // snli's data keys are all shared with classify (which adds num_labels), so the model's `kind` marks the task.
+  const nlohmann::json cfg = load_run_config(run_dir, "snli", "lowercase", "kind");
+  const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
+  Predictor p;
+  JsonReader root(cfg, cfg_path);
+  JsonReader dr = root.child("data");
+  p.data = parse_snli_data(dr);
+  JsonReader mr = root.child("model");
+  p.model_cfg = parse_snli_model(mr);
+  const std::string vocab_path = run_dir + "/vocab.txt";
+  if (fs::exists(vocab_path)) {
+    p.vocab = Vocab::load(vocab_path, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
+  } else {
+    // Runs that finished before the vocabulary was kept: the same deterministic build as the run's.
+    std::fprintf(stderr, "snli predict: %s keeps no vocab.txt; rebuilding the vocabulary from %s/%s.tsv\n",
+                 run_dir.c_str(), p.data.dir.c_str(), p.data.train.c_str());
+    p.vocab = build_vocab(read_split(p.data, p.data.train), p.data);
+  }
+  p.store = std::make_unique<ParamStore>(1);
+  p.model = std::make_unique<SnliModel>(p.model_cfg, p.vocab.size(), *p.store);
+  load_params(model_path, *p.store, LoadMode::kStrict);
+  return p;
+}
+
+std::vector<Pair> Predictor::read_pairs(const std::vector<std::string>& lines, const std::string& source) const {
+  std::vector<Pair> out;
+  out.reserve(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string where = source + ":" + std::to_string(i + 1);
+    const std::string& line = lines[i];
+    const std::int64_t bad = utf8_error_offset(line);
+    TW_CHECK(bad < 0, where, ": invalid UTF-8 at byte ", bad, " of the line");
+    const auto tabs = std::count(line.begin(), line.end(), '\t');
+    TW_CHECK(tabs == 1, where, ": ", tabs, " TABs, expected exactly one (premise<TAB>hypothesis, each tokenised)");
+    const size_t tab = line.find('\t');
+    Pair p;
+    p.premise = split_whitespace(std::string_view(line).substr(0, tab));
+    p.hypothesis = split_whitespace(std::string_view(line).substr(tab + 1));
+    TW_CHECK(!p.premise.empty(), where, ": empty premise (expected premise<TAB>hypothesis)");
+    TW_CHECK(!p.hypothesis.empty(), where, ": empty hypothesis (expected premise<TAB>hypothesis)");
+    if (data.lowercase) {
+      lowercase_ascii(p.premise);
+      lowercase_ascii(p.hypothesis);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<Prediction> Predictor::predict(const std::vector<Pair>& pairs, int batch) const {
+  Rng unused(0);
+  std::vector<Prediction> out(pairs.size());
+  Graph g(Mode::kInfer);
+  // The batching of SnliTask::predict (input order, no shuffling), so a run's own test split is labelled
+  // identically.
+  for (const auto& idx : snli_batches(pairs, batch, 0, /*shuffle=*/false, unused)) {
+    g.clear();
+    const SnliBatch b = make_batch(pairs, idx, vocab);
+    const Mat& lg = model->logits(g, b.premise, b.hypothesis, unused).val();   // [B, 3]
+    const Mat p = softmax_rows(lg);
+    for (Index k = 0; k < lg.rows(); ++k) {
+      Index best = 0;
+      lg.row(k).maxCoeff(&best);
+      out[static_cast<size_t>(idx[static_cast<size_t>(k)])] = {static_cast<int>(best),
+                                                               static_cast<double>(p(k, best))};
+    }
+  }
+  return out;
+}
+
+int predict_main(int argc, char** argv) {
+  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
+  if (!a) return 0;
+  set_num_threads(a->threads);
+  const Predictor pred = Predictor::load(a->run);
+  const std::vector<std::string> lines = read_input_lines(*a);
+  const auto pairs = pred.read_pairs(lines, a->input.empty() ? "<stdin>" : a->input);
+  const auto out = pred.predict(pairs, a->batch > 0 ? a->batch : pred.data.eval_batch_size);
+  std::string text;
+  char buf[64];
+  for (const Prediction& p : out) {
+    std::snprintf(buf, sizeof buf, "\t%.6g\n", p.probability);
+    text += label_name(p.label) + std::string(buf);
+  }
+  write_output(*a, text);
+  std::fprintf(stderr, "snli predict: %zu pairs, %s\n", out.size(), a->output.empty() ? "to stdout" : a->output.c_str());
+  return 0;
+}
+
+}  // namespace twin::snli

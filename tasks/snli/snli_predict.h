@@ -1,0 +1,46 @@
+// `snli predict`: a trained inference model applied to new sentence pairs (issue 29).
+//   build/bin/snli predict <run> [--input FILE] [--output FILE] [--batch N] [--threads N]
+// reads one pair per line, "premise<TAB>hypothesis" (each tokenised, tokens separated by spaces: a data file's
+// line without its label; stdin by default) and writes one line per pair, "label<TAB>probability": the
+// predicted label (entailment, neutral or contradiction) and its softmax probability. A line without exactly
+// one TAB, or with an empty premise or hypothesis, is an error naming the line. The run's preprocessing is
+// applied (ASCII lowercasing when data.lowercase; words outside the vocabulary are <unk>); the model is in
+// inference mode (no dropout) and the batches are those of the run's own evaluation (data.eval_batch_size,
+// input order), so the run's predictions/test.txt is reproduced from its test pairs. The model is
+// <run>/model.best.bin with the run's config.resolved.json; the vocabulary is the run's vocab.txt (written when
+// training finishes) or, for runs that predate it, rebuilt from the training split the config names (a note
+// says so).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "snli_data.h"
+#include "snli_model.h"
+
+namespace twin::snli {
+
+struct Prediction {
+  int label = 0;            // 0..2, label_name() gives its name
+  double probability = 0;   // softmax probability of `label`
+};
+
+// A trained SNLI model loaded from a run folder.
+struct Predictor {
+  SnliDataConfig data;
+  SnliModelConfig model_cfg;
+  Vocab vocab;
+  std::unique_ptr<ParamStore> store;
+  std::unique_ptr<SnliModel> model;
+
+  static Predictor load(const std::string& run_dir);
+  // The pairs of the lines (lowercased when the run was); `source` names the input in errors
+  // ("<source>:<line>: ..."). Labels are unset (0).
+  std::vector<Pair> read_pairs(const std::vector<std::string>& lines, const std::string& source) const;
+  // One prediction per pair, in batches of `batch` pairs.
+  std::vector<Prediction> predict(const std::vector<Pair>& pairs, int batch) const;
+};
+
+int predict_main(int argc, char** argv);   // argv[0] is "predict"
+
+}  // namespace twin::snli
