@@ -14,8 +14,24 @@ Output is written to a temporary folder and renamed into place. Standard library
 --self-test only measures the tokenizer port: it runs it on every raw Multi30k file and compares with
 the official tok files line by line (exit 1 below the threshold); it writes nothing.
 
+Your own data (--own-src / --own-tgt): any sentence-aligned parallel text, one sentence per line, UTF-8, the
+languages named by --src-lang / --tgt-lang (they become the file suffixes). One pair of files is split 80/10/10
+by line order (first 80 % of the pairs train, next 10 % dev, last 10 % test; cut points floor(0.8 n),
+floor(0.9 n)); three pairs are train, dev, test. Checked: both sides of a pair have the same number of lines
+(else an error naming both files and counts); a line empty (or whitespace-only) on one side only is an error
+naming file:line; lines empty on both sides are skipped and counted; invalid UTF-8 names file:line. Writes
+OUT/<name>_own/ (default data/nmt/<name>_own): {train,dev,test}.raw.{src,tgt} (your text; sacreBLEU references)
+and {train,dev,test}.tok.{src,tgt} (through moses_tok.py as for Multi30k: lowercased, Moses-normalised and
+tokenised; languages other than en/de use Moses's English non-breaking prefixes, as Moses does; the tokenizer
+suits space-delimited scripts), bpe{N}/joint.{model,vocab} (or <src>.*, <tgt>.* with --separate) learnt with
+exactly the spm_train command above on train.tok.*, spm_train.cmd, spm_train.log, and prep.json (source files
+with sha256, line ranges, pairs and tokens per split, skipped lines, BPE sha256 and the encode|decode results);
+then prints the `--set` flags that train experiments/nmt/atr.json on it.
+
 usage: nmt.py [--raw DIR] [--out DIR] [--vocab-size N] [--separate] [--byte-fallback] [--no-check]
               [--self-test]
+       nmt.py --own-src FILE [FILE FILE] --own-tgt FILE [FILE FILE] --src-lang L --tgt-lang L [--name NAME]
+              [--vocab-size N] [--separate] [--byte-fallback] [--out data/nmt]
 """
 import argparse
 import collections
@@ -31,6 +47,8 @@ import time
 import zlib
 
 import moses_tok
+from prep_common import OWN_SPLIT_RULE, make_tmp, own_name, own_paths, own_splits, read_utf8_lines, swap_into_place, \
+    tokens_of, train_command, write_prep_json
 
 LANGS = ("en", "de")
 # our split name -> Multi30k file stem; lines; tok tokens en, de; raw tokens en, de (multi30k/SOURCE.md)
@@ -191,11 +209,11 @@ def self_test(files):
     sys.exit(0 if ok else 1)
 
 
-def spm_train(tmp, bpe, models, args):
+def spm_train(tmp, bpe, models, args, langs=LANGS, where=None):
     """Learn the models with paths relative to tmp, so the .model bytes do not depend on tmp's name."""
     cmds = []
-    for name, langs in models.items():
-        cmd = ["spm_train", "--input=" + ",".join(f"train.tok.{lang}" for lang in langs),
+    for name, model_langs in models.items():
+        cmd = ["spm_train", "--input=" + ",".join(f"train.tok.{lang}" for lang in model_langs),
                f"--model_prefix={bpe}/{name}", "--model_type=bpe", f"--vocab_size={args.vocab_size}",
                "--character_coverage=1.0", "--input_sentence_size=0", "--shuffle_input_sentence=false",
                "--random_seed=1", "--num_threads=1", "--pad_id=0", "--bos_id=1", "--eos_id=2", "--unk_id=3",
@@ -208,8 +226,9 @@ def spm_train(tmp, bpe, models, args):
             tail = (r.stderr or r.stdout).decode(errors="replace").strip().splitlines()[-3:]
             fail(f"spm_train failed (exit {r.returncode}) for {bpe}/{name}: {' | '.join(tail)}")
     with open(os.path.join(tmp, bpe, "spm_train.cmd"), "w") as f:
-        f.write(f"# {spm_version()}; run in {args.out}/ (the folder that holds train.tok.en, train.tok.de)\n")
-        for lang in LANGS:
+        f.write(f"# {spm_version()}; run in {where or args.out}/ (the folder that holds "
+                f"{', '.join(f'train.tok.{lang}' for lang in langs)})\n")
+        for lang in langs:
             f.write(f"# train.tok.{lang} sha256 {file_sha256(os.path.join(tmp, f'train.tok.{lang}'))}\n")
         f.writelines(c + "\n" for c in cmds)
 
@@ -376,11 +395,140 @@ counts.json  lines, whitespace tokens and sha256 per file, empty lines, tokenize
 """
 
 
+OWN_SPLITS = ("train", "dev", "test")
+LANG_CODE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+
+
+def read_own_pair(src, tgt):
+    """(pairs [(src line, tgt line, line number)], line numbers, info) of two line-parallel files."""
+    ls, info_s = read_utf8_lines(src, fail)
+    lt, info_t = read_utf8_lines(tgt, fail)
+    if len(ls) != len(lt):
+        fail(f"misaligned: {src} has {len(ls)} lines but {tgt} has {len(lt)}; the two sides must be line-parallel "
+             f"(one sentence per line, in the same order)")
+    pairs, nos, both = [], [], []
+    for i, (a, b) in enumerate(zip(ls, lt), 1):
+        ea, eb = not tokens_of(a), not tokens_of(b)
+        if ea and eb:
+            both.append(i)
+            continue
+        if ea or eb:
+            empty, other = (src, tgt) if ea else (tgt, src)
+            fail(f"{empty}:{i}: empty line, but line {i} of {other} is not: misaligned or a missing translation "
+                 f"(remove the line from both files, or fill it)")
+        pairs.append((a, b))
+        nos.append(i)
+    if not pairs:
+        fail(f"{src}: no sentence pair (every line is empty on both sides)")
+    return pairs, nos, {"src": info_s, "tgt": info_t, "pairs": len(pairs), "empty_on_both_sides_skipped": len(both),
+                        "first_such_lines": both[:10]}
+
+
+def own_job(args, name):
+    srcs, tgts = own_paths(args.own_src, fail, "--own-src"), own_paths(args.own_tgt, fail, "--own-tgt")
+    if len(srcs) != len(tgts):
+        fail(f"--own-src has {len(srcs)} file(s) but --own-tgt {len(tgts)}: give one pair, or three (train, dev, test)")
+    keys = {f"{a} | {b}": (a, b) for a, b in zip(srcs, tgts)}
+    splits, ranges, infos = own_splits(list(keys), lambda k: read_own_pair(*keys[k]), fail)
+    return splits, ranges, infos
+
+
+def own_write(args, name, splits, ranges, infos):
+    src, tgt = args.src_lang, args.tgt_lang
+    out = args.out or "data/nmt"
+    folder = name + "_own"
+    final = os.path.join(out, folder)
+    tmp = make_tmp(out, folder)
+    t0 = time.time()
+    try:
+        stats = {}
+        for split in OWN_SPLITS:
+            stats[split] = {"pairs": len(splits[split])}
+            for k, lang in ((0, src), (1, tgt)):
+                pipe = moses_tok.Pipeline(lang)
+                raw = [p[k] for p in splits[split]]
+                tok = [pipe(line)[:-1] for line in raw]
+                emptied = [i for i, t in enumerate(tok) if not t.strip()]
+                if emptied:
+                    warn(f"{split}.tok.{lang}: {len(emptied)} line(s) empty after tokenisation (the binary drops such "
+                         f"pairs from training and keeps them in test sets)")
+                for form, lines in (("raw", raw), ("tok", tok)):
+                    data = "".join(l + "\n" for l in lines).encode("utf-8")
+                    with open(os.path.join(tmp, f"{split}.{form}.{lang}"), "wb") as f:
+                        f.write(data)
+                    stats[split][f"{form}.{lang}"] = {"tokens": len(data.split()), "sha256": sha256(data)}
+        bpe = f"bpe{args.vocab_size}"
+        os.mkdir(os.path.join(tmp, bpe))
+        models = {src: [src], tgt: [tgt]} if args.separate else {"joint": [src, tgt]}
+        spm_train(tmp, bpe, models, args, (src, tgt), final)
+        info = {"dir": bpe, "mode": "separate" if args.separate else "joint", "vocab_size": args.vocab_size,
+                "byte_fallback": args.byte_fallback, "spm": spm_version(), "sha256": {}, "roundtrip": {},
+                "command": f"{bpe}/spm_train.cmd"}
+        for model, langs in models.items():
+            for ext in ("model", "vocab"):
+                info["sha256"][f"{model}.{ext}"] = file_sha256(os.path.join(tmp, bpe, f"{model}.{ext}"))
+            for split in OWN_SPLITS:
+                for lang in langs:
+                    n, same, unk = roundtrip(tmp, f"{bpe}/{model}.model", f"{split}.tok.{lang}")
+                    info["roundtrip"][f"{split}.tok.{lang}"] = {"lines": n, "identical": same, "with_unk": unk}
+        changed = {k: v for k, v in info["roundtrip"].items() if v["identical"] != v["lines"] or v["with_unk"]}
+        if changed:
+            warn("spm_encode | spm_decode changes some lines (extra spaces are removed; characters unseen in train "
+                 "become <unk>): " + ", ".join(f"{k} {v['identical']}/{v['lines']} identical, {v['with_unk']} "
+                                               f"with <unk>" for k, v in changed.items()))
+        what = (f"{os.path.basename(args.own_src[0])} / {os.path.basename(args.own_tgt[0])} split 80/10/10 by line "
+                f"order" if len(args.own_src) == 1 else "train / dev / test file pairs")
+        meta = {"set": folder, "mode": "own", "description": f"your own parallel text '{name}' {src}-{tgt}: {what}",
+                "languages": {"src": src, "tgt": tgt},
+                "source_files": dict(zip(("parallel",) if len(infos) == 1 else OWN_SPLITS, infos)),
+                "split_rule": OWN_SPLIT_RULE + " (items: line pairs not empty on both sides)",
+                "source_lines": {k: {"files": v["file"], "pairs": v["items"], "first_line": v["first_line"],
+                                     "last_line": v["last_line"]} for k, v in ranges.items()},
+                "splits": stats, "bpe": info,
+                "format": "{split}.raw.{lang}: the source lines (CR and a byte-order mark dropped); {split}.tok.{lang}: "
+                          "the same through data_prep/moses_tok.py (lowercase | normalize-punctuation -l lang | "
+                          "tokenizer -l lang, escaping); one sentence per line, LF, UTF-8, line-parallel"}
+        write_prep_json(tmp, meta)
+        swap_into_place(tmp, final, out, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    print(f"{PROG}: wrote {final} in {time.time() - t0:.1f} s: " + ", ".join(
+        f"{k} {v['pairs']} pairs" for k, v in stats.items()) + f"; {bpe} {info['mode']} BPE")
+    bpe_sets = ([("data.bpe_src", f"{bpe}/{src}.model"), ("data.bpe_tgt", f"{bpe}/{tgt}.model")] if args.separate
+                else [("data.bpe", f"{bpe}/joint.model")])
+    print(f"{PROG}: train on it (from the repository root):\n  " + train_command(
+        "nmt", "experiments/nmt/atr.json",
+        [("data.dir", final), ("data.src", src), ("data.tgt", tgt), ("data.train", "train"), ("data.dev", "dev"),
+         ("data.test", "test"), ("data.extra_tests", [])] + bpe_sets + [("out_dir", f"runs/nmt_{name}")]))
+
+
+def own_main(args):
+    for tool in SPM_TOOLS:
+        if shutil.which(tool) is None:
+            fail(f"{tool} not found: `make deps` installs the Debian package sentencepiece "
+                 f"(or: apt-get install sentencepiece)")
+    if not args.own_src or not args.own_tgt:
+        fail("--own-src and --own-tgt go together: the source-language file(s) and the target-language file(s)")
+    for opt, lang in (("--src-lang", args.src_lang), ("--tgt-lang", args.tgt_lang)):
+        if not lang:
+            fail(f"{opt} is needed with --own-src/--own-tgt: the language code (e.g. en, fr), used as the file "
+                 f"suffix and by the tokenizer")
+        if not all(c in LANG_CODE for c in lang):
+            fail(f"{opt} {lang!r}: use letters, digits, '_' and '-' (it is a file suffix)")
+    if args.src_lang == args.tgt_lang:
+        fail(f"--src-lang and --tgt-lang are both {args.src_lang!r}: the two sides need different suffixes")
+    name = own_name(args.name, args.own_src, fail)
+    splits, ranges, infos = own_job(args, name)
+    own_write(args, name, splits, ranges, infos)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--raw", default=os.environ.get("RAW_DATA", "../shared/data"),
                     help="folder holding multi30k/ and wmt14_en_de/ (default $RAW_DATA or ../shared/data)")
-    ap.add_argument("--out", default="data/multi30k")
+    ap.add_argument("--out", default=None, help="the Multi30k folder (default data/multi30k); with --own-src the "
+                                                "root of <name>_own/ (default data/nmt)")
     ap.add_argument("--vocab-size", type=int, default=8000, help="BPE vocabulary size (default 8000)")
     ap.add_argument("--separate", action="store_true", help="one BPE model per language, not a joint one")
     ap.add_argument("--byte-fallback", action="store_true",
@@ -389,10 +537,22 @@ def main():
                     help="skip the SOURCE.md line and token counts (other corpora)")
     ap.add_argument("--self-test", action="store_true",
                     help="only measure moses_tok.py against the official tok files (writes nothing)")
+    ap.add_argument("--own-src", nargs="+", metavar="FILE",
+                    help="your own parallel text, source side: one file (split 80/10/10 by line order with its "
+                         "--own-tgt partner) or three files train, dev, test; written to OUT/<name>_own/ (default "
+                         "data/nmt/<name>_own)")
+    ap.add_argument("--own-tgt", nargs="+", metavar="FILE", help="the target side, line-parallel with --own-src")
+    ap.add_argument("--src-lang", help="with --own-src: source language code (file suffix and tokenizer language)")
+    ap.add_argument("--tgt-lang", help="with --own-tgt: target language code")
+    ap.add_argument("--name", help="with --own-src: the folder name (default: the source file's name without "
+                                   "extension)")
     args = ap.parse_args()
     t0 = time.time()
     if args.vocab_size < 100:
         fail(f"--vocab-size {args.vocab_size} is too small")
+    if args.own_src or args.own_tgt:
+        return own_main(args)
+    args.out = args.out or "data/multi30k"
     if not args.self_test:
         for tool in SPM_TOOLS:
             if shutil.which(tool) is None:
