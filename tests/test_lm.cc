@@ -2,6 +2,7 @@
 // golden smoke losses, exact resume with the carried state, the real PTB reader, and the bad-input table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -225,6 +226,74 @@ TEST(LmData, RealPtbCountsWhenTheCorpusIsPresent) {
   EXPECT_EQ(corpus.valid.size(), 73760u);
   EXPECT_EQ(corpus.test.size(), 82430u);
   EXPECT_EQ(corpus.vocab.size(), 10000);
+}
+
+// The reader refuses what it cannot read as this corpus: invalid UTF-8 (random bytes in place of a prepared
+// split) and, by default, a word outside the vocabulary; data.oov = "unk" maps such words and counts them.
+class LmReader : public ::testing::Test {
+ protected:
+  void write(const std::string& name, const std::string& text) { std::ofstream(dir_.str(name), std::ios::binary) << text; }
+  LmDataConfig config() const {
+    LmDataConfig c;
+    c.dir = dir_.str();
+    return c;
+  }
+  std::string error_of(const LmDataConfig& c) {
+    try {
+      (void)load_corpus(c);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  }
+  TempDir dir_{"lmreader"};
+};
+
+TEST_F(LmReader, AWordOutsideTheVocabularyIsAnErrorNamingFileLineAndWord) {
+  write("train.txt", "a b <unk>\nb c\n");
+  write("valid.txt", "a b\nc zebra a\n");
+  write("test.txt", "a\n");
+  const std::string err = error_of(config());
+  EXPECT_NE(err.find(dir_.str("valid.txt") + ":2: word 'zebra' is not in the vocabulary"), std::string::npos) << err;
+  EXPECT_NE(err.find("data.oov = \"unk\""), std::string::npos) << err;
+}
+
+TEST_F(LmReader, OovUnkMapsAndCountsPerSplit) {
+  write("train.txt", "a b <unk>\nb c\n");
+  write("valid.txt", "a b\nc zebra a\n");   // 5 words + 2 <eos>: 1 mapped
+  write("test.txt", "yak yak\n");           // 2 words + 1 <eos>: 2 mapped
+  LmDataConfig c = config();
+  c.oov = LmOov::kUnk;
+  const LmCorpus corpus = load_corpus(c);
+  const std::int32_t unk = corpus.vocab.find("<unk>");
+  ASSERT_GE(unk, 0);
+  EXPECT_EQ(corpus.valid[4], unk);
+  EXPECT_EQ(std::count(corpus.valid.begin(), corpus.valid.end(), unk), 1);
+  EXPECT_EQ(std::count(corpus.test.begin(), corpus.test.end(), unk), 2);
+  ASSERT_EQ(corpus.notes.size(), 2u);   // train has no unknown word: no note
+  EXPECT_EQ(corpus.notes[0], dir_.str("valid.txt") + ": 1 of 7 tokens were not in the vocabulary and were mapped "
+                             "to <unk> (data.oov = \"unk\")");
+  EXPECT_NE(corpus.notes[1].find("test.txt: 2 of 3 tokens"), std::string::npos) << corpus.notes[1];
+  // Without <unk> in the vocabulary there is nothing to map to: still an error naming the word.
+  write("train.txt", "a b\nb c\n");
+  EXPECT_NE(error_of(c).find("word 'zebra' is not in the vocabulary and it has no <unk>"), std::string::npos);
+}
+
+TEST_F(LmReader, InvalidUtf8IsAnErrorNamingFileLineAndByte) {
+  write("train.txt", "a b\nb c\n");
+  write("valid.txt", "a b\nb \xff c\n");
+  write("test.txt", "a\n");
+  const std::string err = error_of(config());
+  EXPECT_NE(err.find(dir_.str("valid.txt") + ":2: invalid UTF-8 at byte 3 of the line"), std::string::npos) << err;
+  // Random bytes in place of the prepared split: refused, not scored.
+  std::string noise;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 4000; ++i) {
+    x = x * 1664525u + 1013904223u;
+    noise.push_back(static_cast<char>(x >> 24));
+  }
+  write("valid.txt", noise);
+  EXPECT_NE(error_of(config()).find(dir_.str("valid.txt") + ":"), std::string::npos);
 }
 
 // The bad-input table, through the real command line: each is one clear line on stderr and exit code 2.

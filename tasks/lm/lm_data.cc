@@ -22,7 +22,10 @@ const ConfigTable<LmDataConfig>& lm_data_table() {
         .integer("eval_batch_size", &C::eval_batch_size, 1, 100000, "streams when computing dev/test perplexity")
         .choice("loss", &C::loss, kLmLossNames,
                 "window loss: summed over time and averaged over the batch (Zaremba, the ATR TF LM) or per token "
-                "(pytorch/examples)");
+                "(pytorch/examples)")
+        .choice("oov", &C::oov, kLmOovNames,
+                "a word not in the vocabulary: an error naming file, line and word (prepared corpora such as PTB "
+                "map rare words to <unk> themselves), or mapped to <unk>, counted and printed");
     return t;
   }();
   return t;
@@ -40,18 +43,25 @@ std::string split_path(const LmDataConfig& c, const std::string& file) {
 }
 }  // namespace
 
-Ids read_stream(const std::string& path, const Vocab& vocab) {
+Ids read_stream(const std::string& path, const Vocab& vocab, LmOov oov, long* unknown) {
   Ids out;
   LineReader in(path);
   std::string line;
   const std::int32_t eos = vocab.find("<eos>");
   TW_CHECK(eos >= 0, "the LM vocabulary has no <eos> word");
+  long unk_count = 0;
   while (in.next(line)) {
+    const std::int64_t bad = utf8_error_offset(line);
+    TW_CHECK(bad < 0, in.where(), ": invalid UTF-8 at byte ", bad + 1, " of the line (LM text must be UTF-8)");
     for (const auto& w : split_whitespace(line)) {
       std::int32_t id = vocab.find(w);
       if (id < 0) {
+        TW_CHECK(oov == LmOov::kUnk, in.where(), ": word '", w, "' is not in the vocabulary (",
+                 "a prepared corpus maps its rare words to <unk> itself, so this is another corpus's file or ",
+                 "vocabulary; data.oov = \"unk\" maps such words to <unk> and counts them)");
         TW_CHECK(vocab.unk_id() >= 0, in.where(), ": word '", w, "' is not in the vocabulary and it has no <unk>");
         id = vocab.unk_id();
+        ++unk_count;
       }
       out.push_back(id);
     }
@@ -59,6 +69,7 @@ Ids read_stream(const std::string& path, const Vocab& vocab) {
   }
   TW_CHECK(out.size() > static_cast<size_t>(std::count(out.begin(), out.end(), eos)), path,
            ": no text (an LM split needs at least one word)");
+  if (unknown) *unknown = unk_count;
   return out;
 }
 
@@ -80,9 +91,14 @@ LmCorpus load_corpus(const LmDataConfig& c) {
     TW_CHECK(counts.distinct() > 1, split_path(c, c.train), ": no text (an LM split needs at least one word)");
     corpus.vocab = Vocab::from_counts(counts, opts);
   }
-  corpus.train = read_stream(split_path(c, c.train), corpus.vocab);
-  corpus.valid = read_stream(split_path(c, c.valid), corpus.vocab);
-  corpus.test = read_stream(split_path(c, c.test), corpus.vocab);
+  for (auto [file, ids] : {std::pair{&c.train, &corpus.train}, {&c.valid, &corpus.valid}, {&c.test, &corpus.test}}) {
+    const std::string path = split_path(c, *file);
+    long unknown = 0;
+    *ids = read_stream(path, corpus.vocab, c.oov, &unknown);
+    if (unknown > 0)
+      corpus.notes.push_back(path + ": " + std::to_string(unknown) + " of " + std::to_string(ids->size()) +
+                             " tokens were not in the vocabulary and were mapped to <unk> (data.oov = \"unk\")");
+  }
   return corpus;
 }
 

@@ -20,6 +20,7 @@ LmTask::LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train,
     dump_gates_ = static_cast<int>(parse_int_flag("--dump-gates", it->second, 0, 1000000, "a number of test sentences"));
   }
   corpus_ = load_corpus(data_);
+  for (const std::string& note : corpus_.notes) std::fprintf(stderr, "lm: %s\n", note.c_str());
   train_data_ = batchify(corpus_.train, batch_size_);
   col1_ = train_data_.cols();
   model_ = std::make_unique<LmModel>(mcfg_, corpus_.vocab.size(), store_);
