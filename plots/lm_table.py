@@ -10,7 +10,7 @@ import math
 import os
 
 from run_files import (table_main, cell_key, csv_note, csv_path, dev_records, load_runs, optional_json, read_command,
-                       read_json, read_metrics, write_csv, write_text)
+                       read_json, read_metrics, seed_group_lines, SEED_SUFFIX, write_csv, write_text)
 
 SCRIPT = "lm_table.py"
 
@@ -153,6 +153,10 @@ def write(runs, out):
         lines += [r["md"] for r in rs]
         if not rs:
             lines.append("| (no finished run committed yet) | | | | | | | | | |")
+        if any(SEED_SUFFIX.match(r["run"]) for r in rs):
+            lines += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`; paired significance "
+                      "between cells: `seeds.md`):", ""] + seed_group_lines(rs, "test", scale=1.0, digits=1,
+                                                                          what="test ppl", higher_is_better=False)
         notes = [f"- `{r['run']}` diverged on the way: {r['diverged']}" for r in sorted(rs, key=lambda r: r["run"])
                  if r["diverged"]]
         if notes:

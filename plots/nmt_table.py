@@ -20,7 +20,7 @@ import re
 
 from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, invocation_threads, load_runs,
                        number_or_none, optional_json, read_command, read_json, read_metrics, report, write_csv,
-                       write_text)
+                       seed_group_lines, SEED_SUFFIX, write_text)
 
 SCRIPT = "nmt_table.py"
 
@@ -169,6 +169,10 @@ def write(rows, extra, out):
     lines += [r["md"] for r in rows]
     if not rows:
         lines.append("| (no finished run committed yet) | | | | | | | | | | |")
+    if any(SEED_SUFFIX.match(r["run"]) for r in rows):
+        lines += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`; paired significance between "
+                  "cells: `seeds.md`):", ""] + seed_group_lines([r for r in rows if r["bleu"] is not None], "bleu",
+                                                                scale=1.0, what="test2016 BLEU")
     sigs = sorted({r["sig"] for r in rows if r["sig"]})
     if sigs:
         lines += ["", "sacreBLEU signature: " + "; ".join(f"`{s}`" for s in sigs)]

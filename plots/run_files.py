@@ -289,10 +289,11 @@ def table_main(doc, default_out, load, write):
 SEED_SUFFIX = re.compile(r"^(?P<base>.+)_s(?P<seed>\d+)$")
 
 
-def seed_group_lines(rows, value_key, scale=100.0, digits=2, what="test"):
+def seed_group_lines(rows, value_key, scale=100.0, digits=2, what="test", higher_is_better=True):
     """Markdown lines of a per-experiment table over seeds (issue 25): runs named <experiment>_s<seed> are one
     group; each group's mean ± sample sd (n), min–max of r[value_key] * scale, its seeds, and whether every run
-    keeps its outputs. A run without a seed suffix is a group of one ("one run"). [] when rows is empty."""
+    keeps its outputs, best mean first. A run without a seed suffix is a group of one ("one run"). [] when rows
+    is empty."""
     groups = {}
     for r in rows:
         m = SEED_SUFFIX.match(r["run"])
@@ -304,10 +305,11 @@ def seed_group_lines(rows, value_key, scale=100.0, digits=2, what="test"):
         return []
     out = ["| experiment | runs | " + what + " mean ± sd (n) | min–max | seeds | outputs kept |",
            "|---|---:|---:|---:|---|---|"]
+    sign = -1 if higher_is_better else 1
     def mean_of(g):
         vals = [r[value_key] for _, r in g if number_or_none(r[value_key]) is not None]
-        return sum(vals) / len(vals) if vals else float("-inf")
-    for base, g in sorted(groups.items(), key=lambda kv: -mean_of(kv[1])):
+        return sign * sum(vals) / len(vals) if vals else float("inf")
+    for base, g in sorted(groups.items(), key=lambda kv: mean_of(kv[1])):
         vals = [scale * r[value_key] for _, r in g if number_or_none(r[value_key]) is not None]
         if not vals:
             continue

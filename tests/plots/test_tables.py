@@ -242,6 +242,12 @@ class MakeTables(unittest.TestCase):
         self.assertEqual(lines[2], "| `x` | 2 | 85.00 ± 7.07 (2) | 80.00–90.00 | 1, 2 | 1 of 2 |")
         self.assertEqual(lines[3], "| `x` (earlier run, no seed suffix) | 1 | 50.00 (one run) | 50.00–50.00 | – | none |")
         self.assertEqual(seed_group_lines([], "f1"), [])
+        # Perplexity: lower is better, so the lower mean comes first.
+        ppl = [{"run": "a_s1", "dir": "none", "test": 120.0}, {"run": "a_s2", "dir": "none", "test": 124.0},
+               {"run": "b_s1", "dir": "none", "test": 110.0}]
+        lines = seed_group_lines(ppl, "test", scale=1.0, digits=1, what="ppl", higher_is_better=False)
+        self.assertEqual(lines[2], "| `b` | 1 | 110.0 (one seed) | 110.0–110.0 | 1 | none |")
+        self.assertEqual(lines[3], "| `a` | 2 | 122.0 ± 2.8 (2) | 120.0–124.0 | 1, 2 | none |")
 
     def test_ner_table(self):
         text = read(self.path("ner.md"))
