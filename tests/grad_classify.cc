@@ -43,19 +43,19 @@ ClassifyModelConfig rnn(const std::string& cell, bool bi, const std::string& poo
   ClassifyModelConfig c;
   c.cell.type = cell;
   c.bidirectional = bi;
-  c.pooling = pooling;
-  c.attention = attention;
+  c.pooling = *value_of(kPoolingNames, pooling);   // tests spell choices as in JSON
+  c.attention = *value_of(kPoolScoreNames, attention);
   return c;
 }
 
 ClassifyModelConfig sa(const std::string& position, const std::string& pooling,
                        const std::string& attention = "additive", int layers = 1) {
   ClassifyModelConfig c;
-  c.encoder = "self_attention";
-  c.self_attention.position = position;
+  c.encoder = Encoder::kSelfAttention;
+  c.self_attention.position = *value_of(kPositionEncodingNames, position);
   c.self_attention.layers = layers;
-  c.pooling = pooling;
-  c.attention = attention;
+  c.pooling = *value_of(kPoolingNames, pooling);   // tests spell choices as in JSON
+  c.attention = *value_of(kPoolScoreNames, attention);
   return c;
 }
 

@@ -23,7 +23,7 @@ TEST_P(SelfAttentionGrad, EncoderWithPadding) {
   cfg.heads = 2;
   cfg.ff_dim = 6;
   cfg.layers = layers;
-  cfg.position = position;
+  cfg.position = *value_of(kPositionEncodingNames, position);
   cfg.max_len = 5;
   cfg.clip_k = 1;        // T = 4: distances up to ±3 are clipped to ±1
   cfg.dropout = 0.2;

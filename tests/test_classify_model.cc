@@ -48,8 +48,8 @@ ClassifyModelConfig rnn_config(const std::string& cell, bool bi, const std::stri
   c.cell.hidden = d;
   c.cell.init_scale = 0.3;
   c.bidirectional = bi;
-  c.pooling = pooling;
-  c.attention = attention;
+  c.pooling = *value_of(kPoolingNames, pooling);   // tests spell choices as in JSON
+  c.attention = *value_of(kPoolScoreNames, attention);
   c.attn_dim = 5;
   c.init_scale = 0.3;
   return c;
@@ -59,15 +59,15 @@ ClassifyModelConfig sa_config(const std::string& position, const std::string& po
                               const std::string& attention = "additive", int d = 8) {
   ClassifyModelConfig c;
   c.embed = d;
-  c.encoder = "self_attention";
+  c.encoder = Encoder::kSelfAttention;
   c.self_attention.heads = 2;
   c.self_attention.ff_dim = 12;
   c.self_attention.layers = 2;
-  c.self_attention.position = position;
+  c.self_attention.position = *value_of(kPositionEncodingNames, position);
   c.self_attention.max_len = 10;
   c.self_attention.clip_k = 2;
-  c.pooling = pooling;
-  c.attention = attention;
+  c.pooling = *value_of(kPoolingNames, pooling);   // tests spell choices as in JSON
+  c.attention = *value_of(kPoolScoreNames, attention);
   c.init_scale = 0.3;
   return c;
 }
@@ -100,9 +100,9 @@ Mat run_logits(const ClassifyModel& m, const SeqBatch& b, Mat* alpha = nullptr) 
 // block's own formulas; these do not).
 Index hand_count(const ClassifyModelConfig& c) {
   const Index E = c.embed, H = c.cell.hidden, C = kLabels;
-  const Index dirs = c.bidirectional ? 2 : 1, F = c.encoder == "rnn" ? dirs * H : E;
+  const Index dirs = c.bidirectional ? 2 : 1, F = c.encoder == Encoder::kRnn ? dirs * H : E;
   Index n = kVocab * E + F * C + C;
-  if (c.encoder == "rnn") {
+  if (c.encoder == Encoder::kRnn) {
     Index cell = 0;
     if (c.cell.type == "lstm") cell = 4 * (E * H + H * H + H);
     if (c.cell.type == "gru") cell = 3 * (E * H + H * H + H);
@@ -114,12 +114,12 @@ Index hand_count(const ClassifyModelConfig& c) {
     const auto& s = c.self_attention;
     const Index Fd = s.ff_dim, dh = E / s.heads;
     Index layer = 4 * E * E + 2 * E * Fd + Fd + E + 4 * E;
-    if (s.position == "relative") layer += 2 * (2 * s.clip_k + 1) * dh;
-    n += s.layers * layer + (s.position == "learned" ? s.max_len * E : 0);
+    if (s.position == PositionEncoding::kRelative) layer += 2 * (2 * s.clip_k + 1) * dh;
+    n += s.layers * layer + (s.position == PositionEncoding::kLearned ? s.max_len * E : 0);
   }
-  if (c.pooling == "attentive") {
+  if (c.pooling == Pooling::kAttentive) {
     const Index A = c.attn_dim > 0 ? c.attn_dim : F;
-    n += c.attention == "additive" ? F * A + 2 * A : F;
+    n += c.attention == PoolScore::kAdditive ? F * A + 2 * A : F;
   }
   return n;
 }
@@ -135,7 +135,7 @@ TEST_P(ClassifyModelTest, ShapeCountAndNoPaddingLeak) {
     EXPECT_EQ(store.total_size(), hand);
   }
   const Index E = c.embed;
-  EXPECT_EQ(m.feature_dim(), c.encoder == "rnn" ? (c.bidirectional ? 2 : 1) * c.cell.hidden : E);
+  EXPECT_EQ(m.feature_dim(), c.encoder == Encoder::kRnn ? (c.bidirectional ? 2 : 1) * c.cell.hidden : E);
 
   const auto sents = toy_sentences();
   const SeqBatch b = pad_batch(sents, 0);
@@ -174,7 +174,7 @@ TEST_P(ClassifyModelTest, ShapeCountAndNoPaddingLeak) {
 std::vector<Variant> attentive_variants() {
   std::vector<Variant> v;
   for (const Variant& x : variants())
-    if (x.cfg.pooling == "attentive") v.push_back(x);
+    if (x.cfg.pooling == Pooling::kAttentive) v.push_back(x);
   return v;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "base/json_reader.h"
 #include "base/threads.h"
 #include "graph/init.h"
 #include "nn/self_attention.h"
@@ -27,7 +28,7 @@ SelfAttentionConfig small_cfg(const std::string& position, int layers = 2) {
   c.heads = 2;
   c.ff_dim = 12;
   c.layers = layers;
-  c.position = position;
+  c.position = *value_of(kPositionEncodingNames, position);   // tests name positions by their JSON spelling
   c.max_len = 10;
   c.clip_k = 2;
   c.dropout = 0.1;
@@ -253,8 +254,10 @@ TEST(SelfAttention, ConfigAndInputErrors) {
   SelfAttentionConfig cfg = small_cfg("sinusoidal");
   cfg.heads = 3;
   EXPECT_TRUE(contains(error_of([&] { SelfAttentionEncoder(cfg, store, "e", init::uniform(0.1)); }), "heads=3"));
-  cfg = small_cfg("absolute");
-  EXPECT_TRUE(contains(error_of([&] { SelfAttentionEncoder(cfg, store, "e", init::uniform(0.1)); }), "'absolute'"));
+  // A misspelt position is refused by the key table, naming the key and every allowed spelling.
+  JsonReader bad(nlohmann::json{{"position", "absolute"}}, "x.json", "model.self_attention");
+  EXPECT_TRUE(contains(error_of([&] { self_attention_table().parse(bad); }),
+                       "one of sinusoidal, learned, relative, none"));
   SelfAttentionEncoder enc(small_cfg("relative"), store, "ok", init::uniform(0.1));
   Graph g;
   Rng rng(1);

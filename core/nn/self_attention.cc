@@ -13,7 +13,7 @@ const ConfigTable<SelfAttentionConfig>& self_attention_table() {
     t.count("heads", &C::heads, 1, 1 << 10, "attention heads h (must divide the width)")
         .count("ff_dim", &C::ff_dim, 0, 1 << 20, "feed-forward size F; 0 = 4 x width")
         .integer("layers", &C::layers, 1, 64, "stacked blocks")
-        .choice("position", &C::position, {"sinusoidal", "learned", "relative", "none"}, "position information")
+        .choice("position", &C::position, kPositionEncodingNames, "position information")
         .count("max_len", &C::max_len, 1, 1 << 20, "learned positions: table rows (longer inputs are an error)")
         .count("clip_k", &C::clip_k, 0, 1 << 20, "relative positions: the clipping distance k")
         .number("dropout", &C::dropout, 0.0, 0.99, "on the attention and feed-forward outputs (training only)");
@@ -22,7 +22,7 @@ const ConfigTable<SelfAttentionConfig>& self_attention_table() {
   return t;
 }
 
-// Parameters of one layer, under scope/l<n>/ (relative tables only for position == "relative").
+// Parameters of one layer, under scope/l<n>/ (relative tables only for relative positions).
 struct SelfAttentionEncoder::Layer {
   Param *wq, *wk, *wv, *wo;              // W^Q, W^K, W^V, W^O                    [D, D]
   Param *w1, *b1, *w2, *b2;              // feed-forward                          [D, F] [1, F] [F, D] [1, D]
@@ -42,11 +42,9 @@ void check_config(const SelfAttentionConfig& cfg, const std::string& scope) {
            " must be positive and divisible by heads=", cfg.heads);
   TW_CHECK(cfg.ff_dim >= 0, who, "ff_dim=", cfg.ff_dim, " must be >= 0 (0 = 4 dim)");
   TW_CHECK(cfg.layers >= 1, who, "layers=", cfg.layers, " must be >= 1");
-  TW_CHECK(cfg.position == "sinusoidal" || cfg.position == "learned" || cfg.position == "relative" ||
-               cfg.position == "none",
-           who, "position '", cfg.position, "' is not one of sinusoidal, learned, relative, none");
-  TW_CHECK(cfg.position != "learned" || cfg.max_len > 0, who, "max_len=", cfg.max_len, " must be positive");
-  TW_CHECK(cfg.position != "relative" || cfg.clip_k >= 0, who, "clip_k=", cfg.clip_k, " must be >= 0");
+  using P = PositionEncoding;
+  TW_CHECK(cfg.position != P::kLearned || cfg.max_len > 0, who, "max_len=", cfg.max_len, " must be positive");
+  TW_CHECK(cfg.position != P::kRelative || cfg.clip_k >= 0, who, "clip_k=", cfg.clip_k, " must be >= 0");
   TW_CHECK(cfg.dropout >= 0 && cfg.dropout < 1, who, "dropout=", cfg.dropout, " outside [0, 1)");
 }
 
@@ -68,7 +66,8 @@ SelfAttentionEncoder::SelfAttentionEncoder(const SelfAttentionConfig& cfg, Param
   check_config(cfg, scope);
   cfg_.ff_dim = ff_width(cfg);
   const Index D = cfg_.dim, F = cfg_.ff_dim, dh = D / cfg_.heads;
-  if (cfg_.position == "learned") position_table_ = &store.add(join_name(scope, "position"), cfg_.max_len, D, init);
+  if (cfg_.position == PositionEncoding::kLearned)
+    position_table_ = &store.add(join_name(scope, "position"), cfg_.max_len, D, init);
   for (int l = 0; l < cfg_.layers; ++l) {
     const std::string s = join_name(scope, "l" + std::to_string(l));
     auto add = [&](const char* name, Index rows, Index cols, const Init& in) {
@@ -79,7 +78,7 @@ SelfAttentionEncoder::SelfAttentionEncoder(const SelfAttentionConfig& cfg, Param
     layer->wk = add("Wk", D, D, init);
     layer->wv = add("Wv", D, D, init);
     layer->wo = add("Wo", D, D, init);
-    if (cfg_.position == "relative") {
+    if (cfg_.position == PositionEncoding::kRelative) {
       layer->rel_k = add("rel_k", 2 * cfg_.clip_k + 1, dh, init);
       layer->rel_v = add("rel_v", 2 * cfg_.clip_k + 1, dh, init);
     }
@@ -98,8 +97,8 @@ SelfAttentionEncoder::SelfAttentionEncoder(const SelfAttentionConfig& cfg, Param
 Index SelfAttentionEncoder::expected_params(const SelfAttentionConfig& cfg) {
   const Index D = cfg.dim, F = ff_width(cfg);
   Index per_layer = 4 * D * D + D * F + F + F * D + D + 4 * D;        // projections, feed-forward, 2 LayerNorms
-  if (cfg.position == "relative") per_layer += 2 * (2 * cfg.clip_k + 1) * (D / cfg.heads);
-  return cfg.layers * per_layer + (cfg.position == "learned" ? cfg.max_len * D : 0);
+  if (cfg.position == PositionEncoding::kRelative) per_layer += 2 * (2 * cfg.clip_k + 1) * (D / cfg.heads);
+  return cfg.layers * per_layer + (cfg.position == PositionEncoding::kLearned ? cfg.max_len * D : 0);
 }
 
 Var SelfAttentionEncoder::apply(Var x, const Mat& mask, Index batch, Rng& rng, std::vector<Mat>* attention) const {
@@ -116,12 +115,12 @@ Var SelfAttentionEncoder::apply(Var x, const Mat& mask, Index batch, Rng& rng, s
   if (attention) attention->clear();
 
   Var h = x;                                                           // [T*B, D]
-  if (cfg_.position == "sinusoidal") {
+  if (cfg_.position == PositionEncoding::kSinusoidal) {
     const Mat pe = sinusoidal_positions(T, D);                         // [T, D]
     Mat tiled(T * batch, D);                                           // [T*B, D], row t*B + b = PE(t)
     for (Index t = 0; t < T; ++t) tiled.middleRows(t * batch, batch).rowwise() = pe.row(t);
     h = x + g.constant(std::move(tiled));
-  } else if (cfg_.position == "learned") {
+  } else if (cfg_.position == PositionEncoding::kLearned) {
     TW_CHECK(T <= cfg_.max_len, "SelfAttentionEncoder: sequence length ", T, " exceeds the learned position table's max_len=",
              cfg_.max_len, " (raise max_len or cut the inputs)");
     Ids pos(static_cast<size_t>(T * batch));                           // row t*B + b -> position t

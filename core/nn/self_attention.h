@@ -30,12 +30,19 @@
 
 namespace twin {
 
+// Where the position information comes from (the table of the top of this file); key "position".
+enum class PositionEncoding { kSinusoidal, kLearned, kRelative, kNone };
+inline constexpr NameTable<PositionEncoding, 4> kPositionEncodingNames{{{PositionEncoding::kSinusoidal, "sinusoidal"},
+                                                                        {PositionEncoding::kLearned, "learned"},
+                                                                        {PositionEncoding::kRelative, "relative"},
+                                                                        {PositionEncoding::kNone, "none"}}};
+
 struct SelfAttentionConfig {
   Index dim = 0;                          // D (model width; = input width)
   Index heads = 4;                        // h; D % h == 0
   Index ff_dim = 0;                       // F; 0 = 4 D
   int layers = 1;
-  std::string position = "sinusoidal";    // "sinusoidal" | "learned" | "relative" | "none"
+  PositionEncoding position = PositionEncoding::kSinusoidal;
   Index max_len = 512;                    // learned: table rows; longer inputs are an error naming the length
   Index clip_k = 16;                      // relative: the clipping distance k
   double dropout = 0.1;                   // on the attention output and the feed-forward output (training only)

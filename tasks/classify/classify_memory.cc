@@ -10,7 +10,8 @@
 namespace twin::classify {
 
 std::string memory_unsupported_reason(const ClassifyModelConfig& c) {
-  if (c.encoder != "rnn") return "the memory analysis needs the rnn encoder, not " + c.encoder;
+  if (c.encoder != Encoder::kRnn)
+    return "the memory analysis needs the rnn encoder, not " + std::string(name_of(kEncoderNames, c.encoder));
   if (c.bidirectional) return "the memory analysis needs a unidirectional encoder (model.bidirectional = false)";
   if (c.cell.type != "atr" && c.cell.type != "lrn")
     return "the memory analysis needs a twin-gated cell (atr or lrn), not " + c.cell.type;

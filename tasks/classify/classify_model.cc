@@ -14,16 +14,10 @@ namespace {
 void check_config(const ClassifyModelConfig& c, int num_labels) {
   TW_CHECK(c.embed > 0, "model.embed must be positive, got ", c.embed);
   TW_CHECK(num_labels >= 2, "a classifier needs at least 2 labels, got ", num_labels);
-  TW_CHECK(c.encoder == "rnn" || c.encoder == "self_attention", "model.encoder must be \"rnn\" or "
-           "\"self_attention\", got \"", c.encoder, "\"");
-  TW_CHECK(c.pooling == "last" || c.pooling == "mean" || c.pooling == "attentive", "model.pooling must be "
-           "\"last\", \"mean\" or \"attentive\", got \"", c.pooling, "\"");
-  TW_CHECK(c.attention == "additive" || c.attention == "dot", "model.attention must be \"additive\" or \"dot\", "
-           "got \"", c.attention, "\"");
-  if (c.encoder == "rnn") {
+  if (c.encoder == Encoder::kRnn) {
     TW_CHECK(c.cell.hidden > 0, "model.cell.hidden must be set (> 0)");
   } else {
-    TW_CHECK(c.pooling != "last", "model.pooling \"last\" needs the rnn encoder: a self-attention block has no "
+    TW_CHECK(c.pooling != Pooling::kLast, "model.pooling \"last\" needs the rnn encoder: a self-attention block has no "
              "final state (use \"mean\" or \"attentive\")");
     TW_CHECK(!c.bidirectional, "model.bidirectional is an rnn setting; the self-attention block sees both "
              "directions already");
@@ -31,7 +25,7 @@ void check_config(const ClassifyModelConfig& c, int num_labels) {
 }
 
 Index pooled_width(const ClassifyModelConfig& c) {
-  if (c.encoder == "self_attention") return c.embed;
+  if (c.encoder == Encoder::kSelfAttention) return c.embed;
   return (c.bidirectional ? 2 : 1) * static_cast<Index>(c.cell.hidden);
 }
 
@@ -51,14 +45,14 @@ ClassifyModel::ClassifyModel(const ClassifyModelConfig& cfg, Index vocab, int nu
   feat_ = pooled_width(cfg);
   emb_ = Embedding(store, "cls/emb", vocab, E, init);
   if (cfg.freeze_embeddings) emb_.freeze();
-  if (cfg.encoder == "rnn") {
+  if (cfg.encoder == Encoder::kRnn) {
     fwd_ = make_cell(cfg.cell, E, store, "cls/fwd");
     if (cfg.bidirectional) bwd_ = make_cell(cfg.cell, E, store, "cls/bwd");
   } else {
     sa_ = std::make_unique<SelfAttentionEncoder>(sa_config(cfg), store, "cls/sa", init);
   }
-  if (cfg.pooling == "attentive") {
-    if (cfg.attention == "additive") {
+  if (cfg.pooling == Pooling::kAttentive) {
+    if (cfg.attention == PoolScore::kAdditive) {
       const Index A = cfg.attn_dim > 0 ? cfg.attn_dim : feat_;
       pool_w_ = Linear(store, "cls/pool", feat_, A, init);                     // W_a [F, A], b_a [1, A]
       pool_v_ = &store.add("cls/pool/v", A, 1, init);                          // v [A, 1]
@@ -75,15 +69,15 @@ Index ClassifyModel::expected_params(const ClassifyModelConfig& cfg, Index vocab
   check_config(cfg, num_labels);
   const Index F = pooled_width(cfg), C = num_labels;
   Index n = vocab * cfg.embed + F * C + C;
-  if (cfg.encoder == "rnn") {
+  if (cfg.encoder == Encoder::kRnn) {
     ParamStore scratch;
     n += (cfg.bidirectional ? 2 : 1) * make_cell(cfg.cell, cfg.embed, scratch, "x")->expected_params();
   } else {
     n += SelfAttentionEncoder::expected_params(sa_config(cfg));
   }
-  if (cfg.pooling == "attentive") {
+  if (cfg.pooling == Pooling::kAttentive) {
     const Index A = cfg.attn_dim > 0 ? cfg.attn_dim : F;
-    n += cfg.attention == "additive" ? F * A + 2 * A : F;
+    n += cfg.attention == PoolScore::kAdditive ? F * A + 2 * A : F;
   }
   return n;
 }
@@ -94,9 +88,9 @@ Var ClassifyModel::drop(Var x, double p, Rng& rng) const {
 
 Var ClassifyModel::pool(Var states, const SeqBatch& text, Mat* pool_weights) const {
   const Index B = text.size(), T = text.steps();
-  if (cfg_.pooling == "mean") return mean_rows_masked(states, text.mask, B);           // [B, F]
+  if (cfg_.pooling == Pooling::kMean) return mean_rows_masked(states, text.mask, B);           // [B, F]
   Graph& g = *states.g;
-  Var e_col = cfg_.attention == "additive"
+  Var e_col = cfg_.attention == PoolScore::kAdditive
                   ? matmul(tanh(pool_w_.apply(states)), g.param(*pool_v_))             // [T*B, 1]
                   : scale(matmul(states, g.param(*pool_v_)),
                           static_cast<Real>(1.0 / std::sqrt(static_cast<double>(feat_))));
@@ -120,7 +114,7 @@ Var ClassifyModel::features(Graph& g, const SeqBatch& text, Rng& rng, Mat* pool_
     SeqOut f = run_rnn(*fwd_, x, text.mask, B, Dir::kForward);                         // [T*B, H]
     SeqOut b;
     if (bwd_) b = run_rnn(*bwd_, x, text.mask, B, Dir::kBackward);
-    if (cfg_.pooling == "last") return bwd_ ? concat_cols({f.last.h, b.last.h}) : f.last.h;   // [B, F]
+    if (cfg_.pooling == Pooling::kLast) return bwd_ ? concat_cols({f.last.h, b.last.h}) : f.last.h;   // [B, F]
     states = bwd_ ? concat_cols({f.h_all, b.h_all}) : f.h_all;                       // [T*B, F]
   } else {
     states = sa_->apply(x, text.mask, B, rng);                                         // [T*B, E]

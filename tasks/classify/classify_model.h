@@ -39,13 +39,26 @@ class JsonReader;
 
 namespace twin::classify {
 
+// The choices of the model section (the formulas above), each with its one name table; keys "encoder",
+// "pooling" and "attention".
+enum class Encoder { kRnn, kSelfAttention };
+inline constexpr NameTable<Encoder, 2> kEncoderNames{{{Encoder::kRnn, "rnn"},
+                                                      {Encoder::kSelfAttention, "self_attention"}}};
+enum class Pooling { kLast, kMean, kAttentive };
+inline constexpr NameTable<Pooling, 3> kPoolingNames{{{Pooling::kLast, "last"},
+                                                      {Pooling::kMean, "mean"},
+                                                      {Pooling::kAttentive, "attentive"}}};
+enum class PoolScore { kAdditive, kDot };
+inline constexpr NameTable<PoolScore, 2> kPoolScoreNames{{{PoolScore::kAdditive, "additive"},
+                                                          {PoolScore::kDot, "dot"}}};
+
 struct ClassifyModelConfig {
   int embed = 300;                      // E
-  std::string encoder = "rnn";          // "rnn" | "self_attention"
+  Encoder encoder = Encoder::kRnn;
   CellConfig cell;                      // rnn: the cell (hidden = H)
   bool bidirectional = false;           // rnn: a forward and a backward cell, states concatenated
-  std::string pooling = "last";         // "last" (rnn only) | "mean" | "attentive"
-  std::string attention = "additive";   // attentive pooling: "additive" | "dot"
+  Pooling pooling = Pooling::kLast;     // last: rnn only
+  PoolScore attention = PoolScore::kAdditive;   // attentive pooling's score
   int attn_dim = 0;                     // additive attentive pooling: A; 0 = F
   SelfAttentionConfig self_attention;   // self_attention: heads, ff_dim, layers, position, max_len, clip_k,
                                         // dropout (dim is set to E by the model)

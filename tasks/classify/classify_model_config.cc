@@ -15,11 +15,11 @@ const ConfigTable<ClassifyModelConfig>& classify_model_table() {
   static const ConfigTable<C> t = [] {
     ConfigTable<C> t;
     t.integer("embed", &C::embed, 1, 1 << 16, "word embedding size E (also the self-attention block's width)")
-        .choice("encoder", &C::encoder, {"rnn", "self_attention"}, "the sentence encoder")
+        .choice("encoder", &C::encoder, kEncoderNames, "the sentence encoder")
         .section("cell", &C::cell, &cell_table(), "rnn: the cell (model.cell.*; hidden > 0)")
         .flag("bidirectional", &C::bidirectional, "rnn: a forward and a backward cell, states concatenated")
-        .choice("pooling", &C::pooling, {"last", "mean", "attentive"}, "sentence vector: last state (rnn only), mean, or attention")
-        .choice("attention", &C::attention, {"additive", "dot"}, "attentive pooling's score")
+        .choice("pooling", &C::pooling, kPoolingNames, "sentence vector: last state (rnn only), mean, or attention")
+        .choice("attention", &C::attention, kPoolScoreNames, "attentive pooling's score")
         .integer("attn_dim", &C::attn_dim, 0, 1 << 16, "additive attentive pooling: A; 0 = the encoder width")
         .section("self_attention", &C::self_attention, &self_attention_table(), "self_attention: the block's settings")
         .number("dropout_embed", &C::dropout_embed, 0.0, 0.99, "on the word embeddings")
@@ -27,24 +27,25 @@ const ConfigTable<ClassifyModelConfig>& classify_model_table() {
         .number("init_scale", &C::init_scale, 0.0, 10.0, "uniform(-a, a) for embeddings, pooling, classifier, self-attention")
         .flag("freeze_embeddings", &C::freeze_embeddings, "keep the (pretrained) embeddings fixed");
     t.rule([](const C& c) {
-      if (c.encoder == "self_attention" && c.pooling == "last")
+      if (c.encoder == Encoder::kSelfAttention && c.pooling == Pooling::kLast)
         return Problem{"pooling", "\"last\" needs the rnn encoder: a self-attention block has no final state (use "
                                   "\"mean\" or \"attentive\")"};
       return Problem{"", ""};
     });
     t.rule([](const C& c) {
-      if (c.encoder == "self_attention" && c.bidirectional)
+      if (c.encoder == Encoder::kSelfAttention && c.bidirectional)
         return Problem{"bidirectional", "is an rnn setting; the self-attention block sees both directions already"};
       return Problem{"", ""};
     });
     t.rule([](const C& c) {
-      if (c.encoder == "self_attention" && c.embed % c.self_attention.heads != 0)
+      if (c.encoder == Encoder::kSelfAttention && c.embed % c.self_attention.heads != 0)
         return Problem{"self_attention", "heads = " + std::to_string(c.self_attention.heads) + " must divide embed = " +
                                              std::to_string(c.embed) + " (the block's width is the embedding size)"};
       return Problem{"", ""};
     });
     t.rule([](const C& c) {
-      if (c.encoder == "rnn" && c.cell.hidden <= 0) return Problem{"cell", "needs \"hidden\" > 0 with the rnn encoder"};
+      if (c.encoder == Encoder::kRnn && c.cell.hidden <= 0)
+        return Problem{"cell", "needs \"hidden\" > 0 with the rnn encoder"};
       return Problem{"", ""};
     });
     return t;

@@ -36,8 +36,8 @@ ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainCo
   }
   if (memory_n_ >= 0 || !memory_file_.empty()) {
     const std::string why = memory_unsupported_reason(mcfg_);
-    TW_CHECK(why.empty(), "--memory / --memory-file: ", why, " (this run's model: encoder ", mcfg_.encoder,
-             ", cell ", mcfg_.cell.type, mcfg_.bidirectional ? ", bidirectional" : "", ")");
+    TW_CHECK(why.empty(), "--memory / --memory-file: ", why, " (this run's model: encoder ", name_of(kEncoderNames,
+             mcfg_.encoder), ", cell ", mcfg_.cell.type, mcfg_.bidirectional ? ", bidirectional" : "", ")");
   }
   train_path_ = split_path(data_, data_.train);
   train_ = read_examples(train_path_, data_.num_labels, data_.lowercase);
@@ -207,7 +207,7 @@ nlohmann::json ClassifyTask::memory_report(const std::vector<Example>& sentences
                      ? std::string(cell == "atr" ? "identity (default)" : "tanh (default)")
                      : std::string(name_of(kCellOutputNames, mcfg_.cell.output))},
       {"direction", "forward"},
-      {"pooling", mcfg_.pooling},
+      {"pooling", std::string(name_of(kPoolingNames, mcfg_.pooling))},
       {"exact", exact},
       {"weights_are",
        "mean over the H units of g_k = i_k ⊙ Π_{l=k+1..T} f_l, the weight of token k in the final state "
