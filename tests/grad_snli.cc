@@ -17,7 +17,7 @@ using twin::test::GradCheck;
 
 void check_model(const std::string& kind, const std::string& cell, bool exact_match = false) {
   SnliModelConfig c;
-  c.kind = kind;
+  c.kind = *value_of(kSnliKindNames, kind);
   c.exact_match = exact_match;
   c.embed = 3;
   c.cell.type = cell;

@@ -16,6 +16,7 @@
 #include <iostream>
 
 #include "base/check.h"
+#include "base/json_reader.h"
 #include "graph/graph.h"
 #include "optim/optimizer.h"
 #include "rnn/cell_factory.h"
@@ -42,7 +43,7 @@ Pairs toy_pairs() {
 
 SnliModelConfig small_config(const std::string& kind, const std::string& cell, int d = 8) {
   SnliModelConfig c;
-  c.kind = kind;
+  c.kind = *value_of(kSnliKindNames, kind);   // tests spell the kind as in JSON
   c.embed = d;
   c.cell.type = cell;
   c.cell.hidden = d;
@@ -66,7 +67,7 @@ Index expected_count(const SnliModelConfig& c, Index vocab) {
   const Index E = c.embed, H = c.cell.hidden, A = c.attn_dim ? c.attn_dim : H;
   const int in = c.embed + (c.exact_match ? 1 : 0);   // the cells read [e_t ; em_t]
   Index n = vocab * E + H * kSnliModelLabels + kSnliModelLabels;
-  if (c.kind == "cond")
+  if (c.kind == SnliKind::kCond)
     n += 2 * cell_params(in, "f") + cell_params(in, "c1") + cell_params(2 * c.cell.hidden, "c2") +
          (2 * H * H + H) + (2 * H * A + A + H * A + A);
   else
@@ -77,7 +78,7 @@ Index expected_count(const SnliModelConfig& c, Index vocab) {
 class SnliModelTest : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 void check_shape_count_and_no_padding_leak(const SnliModelConfig& c) {
-  const std::string& kind = c.kind;
+  const std::string_view kind = name_of(kSnliKindNames, c.kind);
   const std::string& cell = c.cell.type;
   ParamStore store(5);
   SnliModel m(c, kVocab, store);
@@ -221,8 +222,14 @@ TEST(SnliModel, FrozenEmbeddingsAndBadInput) {
   Rng rng(1);
   EXPECT_THROW(m.loss(g, pad_batch(d.premise, 0), pad_batch(d.hypothesis, 0), Ids{0, 1}, rng), Error);
   EXPECT_THROW(m.logits(g, pad_batch({d.premise[0]}, 0), pad_batch(d.hypothesis, 0), rng), Error);
-  c.kind = "bow";
-  EXPECT_THROW(SnliModel(c, kVocab, store), Error);
+  // A misspelt kind is refused by the key table, naming the allowed spellings.
+  JsonReader bad(nlohmann::json{{"kind", "bow"}}, "x.json", "model");
+  try {
+    parse_snli_model(bad);
+    ADD_FAILURE() << "model.kind \"bow\" was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("one of cond, wbw"), std::string::npos) << e.what();
+  }
 }
 
 // Pairs 0-2: premise {3 1 5 5 9}, hypothesis {5 1 7}: 5 matches (both copies in the premise), <unk>=1 never

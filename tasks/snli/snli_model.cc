@@ -58,12 +58,10 @@ SnliModel::SnliModel(const SnliModelConfig& cfg, Index vocab, ParamStore& store)
   const Init init = init::uniform(static_cast<Real>(cfg.init_scale));
   const int E = cfg.embed + (cfg.exact_match ? 1 : 0), H = cfg.cell.hidden;   // cell input [e_t ; em_t]
   TW_CHECK(H > 0, "model.cell.hidden must be set (> 0)");
-  TW_CHECK(cfg.kind == "cond" || cfg.kind == "wbw", "model.kind must be \"cond\" or \"wbw\", got \"", cfg.kind,
-           "\"");
   const int A = cfg.attn_dim ? cfg.attn_dim : H;
   emb_ = Embedding(store, "snli/emb", vocab, cfg.embed, init);
   if (cfg.freeze_embeddings) emb_.freeze();
-  if (cfg.kind == "cond") {
+  if (cfg.kind == SnliKind::kCond) {
     enc_fwd_ = make_cell(cfg.cell, E, store, "snli/enc/fwd");
     enc_bwd_ = make_cell(cfg.cell, E, store, "snli/enc/bwd");
     init_ = Linear(store, "snli/init", 2 * H, H, init);                                   // W_init [2H, H]
@@ -141,7 +139,7 @@ Var SnliModel::logits(Graph& g, const SeqBatch& premise, const SeqBatch& hypothe
                       std::vector<Mat>* attention) const {
   check_pair(premise, hypothesis);
   if (attention) attention->clear();
-  Var f = cfg_.kind == "cond" ? features_cond(g, premise, hypothesis, rng, attention)
+  Var f = cfg_.kind == SnliKind::kCond ? features_cond(g, premise, hypothesis, rng, attention)
                               : features_wbw(g, premise, hypothesis, rng, attention);
   return out_.apply(drop(f, rng));                                                     // [B, 3]
 }

@@ -52,8 +52,12 @@ namespace twin::snli {
 
 inline constexpr int kSnliModelLabels = 3;   // = kNumLabels of snli_data.h (entailment, neutral, contradiction)
 
+// The two models of the top of this file; key "kind".
+enum class SnliKind { kCond, kWbw };
+inline constexpr NameTable<SnliKind, 2> kSnliKindNames{{{SnliKind::kCond, "cond"}, {SnliKind::kWbw, "wbw"}}};
+
 struct SnliModelConfig {
-  std::string kind = "cond";      // "cond" (the ATR authors' code) | "wbw" (Rocktäschel et al. 2016)
+  SnliKind kind = SnliKind::kCond;   // cond (the ATR authors' code) | wbw (Rocktäschel et al. 2016)
   int embed = 300;                // E
   CellConfig cell;                // every recurrent cell (hidden = H, 300 in the paper)
   int attn_dim = 0;               // A; 0 = H

@@ -10,7 +10,7 @@ const ConfigTable<SnliModelConfig>& snli_model_table() {
   using C = SnliModelConfig;
   static const ConfigTable<C> t = [] {
     ConfigTable<C> t;
-    t.choice("kind", &C::kind, {"cond", "wbw"},
+    t.choice("kind", &C::kind, kSnliKindNames,
              "conditional encoding with attention (the ATR authors' code) or word-by-word attention (Rocktaschel et al.)")
         .integer("embed", &C::embed, 1, 1 << 16, "word embedding size E")
         .section("cell", &C::cell, &cell_table(), "every recurrent cell (model.cell.*)")
