@@ -46,7 +46,7 @@ TEST(NmtGrad, RnnSearchAtrBidi) {
 TEST(NmtGrad, RnnSearchLstmContextAwareTiedSmoothed) {
   NmtModelConfig c;
   c.cell.type = "lstm";
-  c.encoder = "ca";
+  c.encoder = NmtEncoder::kCa;
   c.tie_target = true;
   c.label_smoothing = 0.1;
   check_model(c);

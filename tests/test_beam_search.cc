@@ -139,7 +139,8 @@ class ToyScorer : public StepScorer {
 
 SearchConfig config(int beam, int nbest, const std::string& normalize, double a = 0, double b = 4) {
   SearchConfig c;
-  c.beam = beam, c.nbest = nbest, c.normalize = normalize, c.max_len_a = a, c.max_len_b = b;
+  c.beam = beam, c.nbest = nbest, c.max_len_a = a, c.max_len_b = b;
+  c.normalize = *value_of(kLengthNormNames, normalize);   // tests spell it as the experiment key does
   return c;
 }
 
@@ -420,7 +421,6 @@ TEST(BeamSearch, BadConfigsNameTheField) {
       {[](SearchConfig& c) { c.beam = 0; }, "beam"},
       {[](SearchConfig& c) { c.nbest = 0; }, "nbest"},
       {[](SearchConfig& c) { c.nbest = c.beam + 1; }, "nbest"},
-      {[](SearchConfig& c) { c.normalize = "avg"; }, "normalize"},
       {[](SearchConfig& c) { c.alpha = -1; }, "alpha"},
       {[](SearchConfig& c) { c.max_len_a = -1; }, "max_len_a"},
       {[](SearchConfig& c) { c.max_len_b = std::nan(""); }, "max_len_b"},

@@ -104,8 +104,6 @@ void check_search_config(const SearchConfig& cfg, int vocab_size) {
   TW_CHECK(cfg.beam >= 1, "search config: beam must be >= 1 (got ", cfg.beam, ")");
   TW_CHECK(cfg.nbest >= 1 && cfg.nbest <= cfg.beam, "search config: nbest must be in [1, beam] (got nbest = ",
            cfg.nbest, ", beam = ", cfg.beam, ")");
-  TW_CHECK(cfg.normalize == "none" || cfg.normalize == "length" || cfg.normalize == "gnmt",
-           "search config: normalize must be \"none\", \"length\" or \"gnmt\" (got \"", cfg.normalize, "\")");
   TW_CHECK(std::isfinite(cfg.alpha) && cfg.alpha >= 0, "search config: alpha must be finite and >= 0 (got ",
            cfg.alpha, ")");
   TW_CHECK(std::isfinite(cfg.max_len_a) && cfg.max_len_a >= 0, "search config: max_len_a must be finite and >= 0 (got ",
@@ -128,11 +126,10 @@ int max_target_length(const SearchConfig& cfg, int source_length) {
 }
 
 double normalized_score(const SearchConfig& cfg, double logprob, int length) {
-  if (cfg.normalize == "none") return logprob;
+  if (cfg.normalize == LengthNorm::kNone) return logprob;
   TW_CHECK(length >= 1, "search: normalised length must be >= 1 (got ", length, ")");
-  if (cfg.normalize == "length") return logprob / length;
-  if (cfg.normalize == "gnmt") return logprob / std::pow((5.0 + length) / 6.0, cfg.alpha);
-  TW_FAIL("search config: normalize must be \"none\", \"length\" or \"gnmt\" (got \"", cfg.normalize, "\")");
+  if (cfg.normalize == LengthNorm::kLength) return logprob / length;
+  return logprob / std::pow((5.0 + length) / 6.0, cfg.alpha);   // kGnmt
 }
 
 std::vector<std::vector<Hypothesis>> beam_search(StepScorer& scorer, const SearchConfig& cfg) {

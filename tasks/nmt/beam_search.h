@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "base/names.h"
 #include "base/real.h"
 
 namespace twin::nmt {
@@ -45,10 +46,16 @@ class StepScorer {
   virtual const Mat* last_attention() const { return nullptr; }
 };
 
+// How the final ranking normalises a hypothesis' log-prob (the top of this file); key "normalize".
+enum class LengthNorm { kNone, kLength, kGnmt };
+inline constexpr NameTable<LengthNorm, 3> kLengthNormNames{{{LengthNorm::kNone, "none"},
+                                                           {LengthNorm::kLength, "length"},
+                                                           {LengthNorm::kGnmt, "gnmt"}}};
+
 struct SearchConfig {
   int beam = 10;                       // 1 = greedy
   int nbest = 1;                       // hypotheses returned per sentence (<= beam)
-  std::string normalize = "length";    // "none" | "length" | "gnmt" (see the top of this file)
+  LengthNorm normalize = LengthNorm::kLength;
   double alpha = 0.6;                  // for "gnmt"
   double max_len_a = 2.0, max_len_b = 10.0;   // at most floor(a * source_length + b) target tokens, EOS excluded
   int bos = 1, eos = 2;

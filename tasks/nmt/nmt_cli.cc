@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "data/text.h"
 #include "train/checkpoint.h"
@@ -43,6 +44,12 @@ namespace {
 
 // Beam, n-best, batch and --last: at least 1; 10000 is far beyond any useful value.
 int int_flag(const char* name, const std::string& v) { return static_cast<int>(parse_int_flag(name, v, 1, 10000)); }
+// Spelt as the experiment key decode.normalize, through its one name table.
+LengthNorm normalize_flag(const std::string& v) {
+  const auto n = value_of(kLengthNormNames, v);
+  TW_CHECK(n, "--normalize expects one of ", names_joined(kLengthNormNames, ", "), ", got '", v, "'");
+  return *n;
+}
 
 void write_attention(const std::string& path, const std::vector<std::string>& lines, const std::vector<Translation>& tr,
                      const Subword& src, const Subword& tgt) {
@@ -69,7 +76,7 @@ int translate_main(int argc, char** argv) {
   std::vector<std::string> models;
   std::string split, input, output, attention, scores_path;
   int beam = -1, nbest = 1, batch = 32;
-  std::string normalize;
+  std::optional<LengthNorm> normalize;
   double alpha = -1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -80,7 +87,7 @@ int translate_main(int argc, char** argv) {
     if (a == "--beam") beam = int_flag("--beam", value());
     else if (a == "--nbest") nbest = int_flag("--nbest", value());
     else if (a == "--batch") batch = int_flag("--batch", value());
-    else if (a == "--normalize") normalize = value();
+    else if (a == "--normalize") normalize = normalize_flag(value());
     else if (a == "--alpha") alpha = std::atof(value());
     else if (a == "--split") split = value();
     else if (a == "--input") input = value();
@@ -103,7 +110,7 @@ int translate_main(int argc, char** argv) {
   SearchConfig sc = first.decode.search;
   if (beam > 0) sc.beam = beam;
   sc.nbest = nbest;
-  if (!normalize.empty()) sc.normalize = normalize;
+  if (normalize) sc.normalize = *normalize;
   if (alpha >= 0) sc.alpha = alpha;
   sc.keep_attention = !attention.empty();
   check_search_config(sc, static_cast<int>(first.net->tgt_vocab()));

@@ -15,7 +15,7 @@ const ConfigTable<NmtDataConfig>& nmt_data_table() {
     t.text("dir", &C::dir, "folder of the prepared corpus (python3 data_prep/nmt.py)")
         .text("src", &C::src, "source language suffix: <dir>/<split>.<form>.<src>")
         .text("tgt", &C::tgt, "target language suffix")
-        .choice("form", &C::form, {"tok", "raw"}, "which text the model reads: lowercased Moses tokens or raw")
+        .choice("form", &C::form, kTextFormNames, "which text the model reads: lowercased Moses tokens or raw")
         .text("train", &C::train, "training split name")
         .text("dev", &C::dev, "dev split name")
         .text("test", &C::test, "test split name")
@@ -48,8 +48,8 @@ NmtDataConfig parse_nmt_data(JsonReader& r) { return nmt_data_table().parse(r); 
 nlohmann::json to_json(const NmtDataConfig& c) { return nmt_data_table().to_json(c); }
 
 std::string split_path(const NmtDataConfig& c, const std::string& split, const std::string& lang,
-                       const std::string& form) {
-  return c.dir + "/" + split + "." + (form.empty() ? c.form : form) + "." + lang;
+                       std::optional<TextForm> form) {
+  return c.dir + "/" + split + "." + std::string(name_of(kTextFormNames, form.value_or(c.form))) + "." + lang;
 }
 
 std::string FilterReport::str() const {

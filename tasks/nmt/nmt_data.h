@@ -7,6 +7,7 @@
 // Training drops pairs with an empty side and pairs outside the length filter, and says how many and which.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,14 @@ class JsonReader;
 
 namespace twin::nmt {
 
+// Which text of the prepared corpus the model reads, the <form> of its file names; key "form".
+enum class TextForm { kTok, kRaw };
+inline constexpr NameTable<TextForm, 2> kTextFormNames{{{TextForm::kTok, "tok"}, {TextForm::kRaw, "raw"}}};
+
 struct NmtDataConfig {
   std::string dir = "data/multi30k";
   std::string src = "en", tgt = "de";
-  std::string form = "tok";                     // "tok" (lowercased Moses tokens) | "raw"
+  TextForm form = TextForm::kTok;               // tok (lowercased Moses tokens) | raw
   std::string train = "train", dev = "val", test = "test2016";
   std::vector<std::string> extra_tests;         // also translated and scored at the end (e.g. newstest2014)
   std::string bpe = "bpe8000/joint.model";      // joint model, relative to dir; or bpe_src + bpe_tgt
@@ -40,8 +45,9 @@ struct NmtDataConfig {
 const ConfigTable<NmtDataConfig>& nmt_data_table();
 NmtDataConfig parse_nmt_data(JsonReader& r);
 nlohmann::json to_json(const NmtDataConfig& c);
+// {dir}/{split}.{form}.{lang}; form: c.form unless given.
 std::string split_path(const NmtDataConfig& c, const std::string& split, const std::string& lang,
-                       const std::string& form = "");
+                       std::optional<TextForm> form = std::nullopt);
 
 
 struct FilterReport {

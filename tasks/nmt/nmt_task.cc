@@ -19,7 +19,7 @@ const ConfigTable<DecodeConfig>& decode_table() {
   static const ConfigTable<C> t = [] {
     ConfigTable<C> t;
     t.integer("beam", [](C& c) -> int& { return c.search.beam; }, 1, 1000, "beam size for the test splits (1 = greedy)")
-        .choice("normalize", [](C& c) -> std::string& { return c.search.normalize; }, {"none", "length", "gnmt"},
+        .choice("normalize", [](C& c) -> LengthNorm& { return c.search.normalize; }, kLengthNormNames,
                 "hypothesis score: log-probability, divided by length, or GNMT's length penalty")
         .number("alpha", [](C& c) -> double& { return c.search.alpha; }, 0.0, 10.0, "GNMT length penalty alpha")
         .number("max_len_a", [](C& c) -> double& { return c.search.max_len_a; }, 0.0, 100.0,
@@ -59,13 +59,13 @@ nlohmann::json score_split(const NmtDataConfig& c, const std::string& split, con
   tok.lowercase = true;
   const BleuScore b = corpus_bleu(hyps, {refs}, tok);
   nlohmann::json m = {{"bleu", b.score}, {"bleu_str", b.str()}, {"bleu_signature", b.signature}};
-  const std::string raw = split_path(c, split, c.tgt, "raw");
+  const std::string raw = split_path(c, split, c.tgt, TextForm::kRaw);
   if (!std::filesystem::exists(raw)) return m;
   std::vector<std::string> detok;
-  for (const auto& h : hyps) detok.push_back(c.form == "tok" ? detokenize(h, c.tgt) : h);
+  for (const auto& h : hyps) detok.push_back(c.form == TextForm::kTok ? detokenize(h, c.tgt) : h);
   BleuOptions sacre;
   sacre.tokenize = "13a";
-  sacre.lowercase = c.form == "tok";   // a model trained on lowercased text cannot be scored cased
+  sacre.lowercase = c.form == TextForm::kTok;   // a model trained on lowercased text cannot be scored cased
   const BleuScore s = corpus_bleu(detok, {read_lines(raw)}, sacre);
   m["sacrebleu"] = s.score;
   m["sacrebleu_str"] = s.str();

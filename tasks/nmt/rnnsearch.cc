@@ -15,7 +15,7 @@ RnnSearch::RnnSearch(const NmtModelConfig& cfg, Index src_vocab, Index tgt_vocab
   src_emb_ = Embedding(store, "nmt/src_emb", src_vocab, E, init);
   tgt_emb_ = Embedding(store, "nmt/tgt_emb", tgt_vocab, E, init);
   enc_fwd_.push_back(make_cell(cfg.cell, E, store, "nmt/enc/fwd"));
-  const bool ca = cfg.encoder == "ca";
+  const bool ca = cfg.encoder == NmtEncoder::kCa;
   enc_bwd_.push_back(make_cell(cfg.cell, ca ? E + H : E, store, "nmt/enc/bwd"));
   Index D = ca ? H : 2 * H;
   for (int l = 1; l < cfg.encoder_layers; ++l) {
@@ -50,7 +50,7 @@ Encoded RnnSearch::encode(Graph& g, const SeqBatch& src, Rng& rng) const {
   Var x = drop(src_emb_.apply(g, src.ids), cfg_.dropout_embed, rng);          // [S*B, E]
   SeqOut f = run_rnn(*enc_fwd_[0], x, mask, B, Dir::kForward);
   Var h;
-  if (cfg_.encoder == "ca") {
+  if (cfg_.encoder == NmtEncoder::kCa) {
     h = run_rnn(*enc_bwd_[0], concat_cols({x, f.h_all}), mask, B, Dir::kBackward).h_all;   // [S*B, H]
   } else {
     h = concat_cols({f.h_all, run_rnn(*enc_bwd_[0], x, mask, B, Dir::kBackward).h_all});   // [S*B, 2H]

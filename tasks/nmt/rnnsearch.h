@@ -30,12 +30,16 @@ class JsonReader;
 
 namespace twin::nmt {
 
+// The encoder of the top of this file; key "encoder".
+enum class NmtEncoder { kBidi, kCa };
+inline constexpr NameTable<NmtEncoder, 2> kNmtEncoderNames{{{NmtEncoder::kBidi, "bidi"}, {NmtEncoder::kCa, "ca"}}};
+
 struct NmtModelConfig {
   int embed = 256;                  // E, source and target
   CellConfig cell;                  // every recurrent cell (hidden = H)
   int attn_dim = 0;                 // A; 0 = H
   int readout = 0;                  // R; 0 = E
-  std::string encoder = "bidi";     // "bidi" | "ca"
+  NmtEncoder encoder = NmtEncoder::kBidi;
   int encoder_layers = 1;
   int decoder_layers = 1;           // 1 = the paper's two-level decoder
   double dropout_embed = 0.0;       // on source and target embeddings

@@ -14,7 +14,7 @@ const ConfigTable<NmtModelConfig>& nmt_model_table() {
         .section("cell", &C::cell, &cell_table(), "every recurrent cell (model.cell.*)")
         .integer("attn_dim", &C::attn_dim, 0, 1 << 16, "attention size A; 0 = H")
         .integer("readout", &C::readout, 0, 1 << 16, "readout size R; 0 = E")
-        .choice("encoder", &C::encoder, {"bidi", "ca"}, "bidirectional encoder, or the ATR paper's context-aware one")
+        .choice("encoder", &C::encoder, kNmtEncoderNames, "bidirectional encoder, or the ATR paper's context-aware one")
         .integer("encoder_layers", &C::encoder_layers, 1, 16, "stacked encoder layers")
         .integer("decoder_layers", &C::decoder_layers, 1, 16, "decoder layers (1 = the paper's two-level decoder)")
         .number("dropout_embed", &C::dropout_embed, 0.0, 0.99, "on source and target embeddings")
