@@ -6,11 +6,10 @@ a message naming file:line, and leaves nothing behind. The printed training comm
 when build/bin/ner exists. Standard library only; runs the script as a user would (a subprocess)."""
 import json
 import os
-import shlex
-import subprocess
 import sys
-import tempfile
 import unittest
+
+from own_case import OwnPrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "ner.py")
@@ -36,35 +35,8 @@ CONLL = ("-DOCSTART- -X- -X- O\n"   # 1
          "Ladki NNP I-PER\r\n")     # 32
 
 
-class NerOwn(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.out = os.path.join(self.tmp.name, "out")
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def file(self, name, text=None, data=None):
-        path = os.path.join(self.tmp.name, name)
-        with open(path, "wb") as f:
-            f.write(data if data is not None else text.encode("utf-8"))
-        return path
-
-    def run_prep(self, *args):
-        p = subprocess.run([sys.executable, SCRIPT, "--out", self.out, *args], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-    def read(self, *parts):
-        with open(os.path.join(self.out, *parts), encoding="utf-8") as f:
-            return f.read()
-
-    def assert_fails(self, args, needles):
-        code, msg = self.run_prep(*args)
-        self.assertEqual(code, 2, msg)
-        for n in needles:
-            self.assertIn(n, msg)
-        self.assertNotIn("Traceback", msg)
-        self.assertEqual(os.listdir(self.out) if os.path.isdir(self.out) else [], [], "nothing may be left behind")
+class NerOwn(OwnPrepCase):
+    SCRIPT = SCRIPT
 
     def test_one_file_split_80_10_10(self):
         src = self.file("mine.conll", CONLL)
@@ -92,17 +64,7 @@ class NerOwn(unittest.TestCase):
         self.assertEqual((s["dev"]["entities"], s["test"]["entities_per_type"]), (1, {"PER": 1}))
         self.assertIn("build/bin/ner experiments/ner/wnut17_atr.json --set data.dir=" + os.path.join(self.out, "mine_own"),
                       msg)
-        self.check_print_config(msg)
-
-    def check_print_config(self, msg):
-        """The printed command, with --print-config, must pass the binary (it reads and checks the data)."""
-        binary = os.path.join(ROOT, "build", "bin", "ner")
-        if not os.access(binary, os.X_OK):
-            self.skipTest("build/bin/ner not built: the printed command is not checked")
-        line = next(l.strip() for l in msg.splitlines() if l.strip().startswith("build/bin/ner "))
-        p = subprocess.run(shlex.split(line) + ["--print-config"], cwd=ROOT, capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertEqual(json.loads(p.stdout)["data"]["dir"], os.path.join(self.out, "mine_own"))
+        self.check_print_config(self.printed_command(msg, "ner"), "ner", os.path.join(self.out, "mine_own"))
 
     def test_three_files_iob1_and_replacing_a_folder(self):
         tr = self.file("a.txt", "x B-PER\ny I-PER\n\nz O\n")

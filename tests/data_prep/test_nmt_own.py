@@ -8,12 +8,11 @@ stop with exit code 2 naming file (and line) and leave nothing behind. The print
 them it prints why and exits 77, as the plots tests do when matplotlib is missing. Standard library only."""
 import json
 import os
-import shlex
 import shutil
-import subprocess
 import sys
-import tempfile
 import unittest
+
+from own_case import OwnPrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "nmt.py")
@@ -38,36 +37,15 @@ def corpus():
     return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
-class NmtOwn(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.out = os.path.join(self.tmp.name, "out")
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class NmtOwn(OwnPrepCase):
+    SCRIPT = SCRIPT
+    EXTRA_ARGS = ("--vocab-size", "100")
 
     def file(self, name, lines=None, data=None, eol="\n"):
         path = os.path.join(self.tmp.name, name)
         with open(path, "wb") as f:
             f.write(data if data is not None else "".join(l + eol for l in lines).encode("utf-8"))
         return path
-
-    def run_prep(self, *args):
-        p = subprocess.run([sys.executable, SCRIPT, "--out", self.out, "--vocab-size", "100", *args],
-                           capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-    def read(self, *parts):
-        with open(os.path.join(self.out, *parts), encoding="utf-8") as f:
-            return f.read()
-
-    def assert_fails(self, args, needles):
-        code, msg = self.run_prep(*args)
-        self.assertEqual(code, 2, msg)
-        for n in needles:
-            self.assertIn(n, msg)
-        self.assertNotIn("Traceback", msg)
-        self.assertEqual(os.listdir(self.out) if os.path.isdir(self.out) else [], [], "nothing may be left behind")
 
     def test_one_pair_split_tokenised_and_bpe(self):
         fr, en = corpus()
@@ -106,16 +84,12 @@ class NmtOwn(unittest.TestCase):
                          {"train": (24, 1, 25), "dev": (3, 26, 28), "test": (3, 29, 31)})
         self.assertEqual(meta["splits"]["test"]["tok.en"]["tokens"], 17)  # 5 + 6 + 6
         self.assertEqual(meta["bpe"]["roundtrip"]["dev.tok.fr"]["lines"], 3)
-        line = next(l.strip() for l in msg.splitlines() if l.strip().startswith("build/bin/nmt "))
+        line = self.printed_command(msg, "nmt")
         self.assertEqual(line, f"build/bin/nmt experiments/nmt/atr.json --set data.dir={folder} --set data.src=fr "
                                f"--set data.tgt=en --set data.train=train --set data.dev=dev --set data.test=test "
                                f"--set 'data.extra_tests=[]' --set data.bpe=bpe100/joint.model "
                                f"--set out_dir=runs/nmt_story")
-        if not os.access(os.path.join(ROOT, "build", "bin", "nmt"), os.X_OK):
-            self.skipTest("build/bin/nmt not built: the printed command is not checked")
-        p = subprocess.run(shlex.split(line) + ["--print-config"], cwd=ROOT, capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        data = json.loads(p.stdout)["data"]
+        data = self.check_print_config(line, "nmt", folder)["data"]
         self.assertEqual((data["dir"], data["src"], data["tgt"], data["extra_tests"]), (folder, "fr", "en", []))
 
     def test_three_pairs_separate_models(self):

@@ -7,11 +7,10 @@ file:line and leaves nothing behind. The printed training command (batch sizes l
 with --print-config when build/bin/lm exists. Standard library only; runs the script as a user would."""
 import json
 import os
-import shlex
-import subprocess
 import sys
-import tempfile
 import unittest
+
+from own_case import OwnPrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "ptb.py")
@@ -29,35 +28,8 @@ TEXT = ("the cat sat\n"      # 1
         "the yak sat\n")     # 11: test
 
 
-class PtbOwn(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.out = os.path.join(self.tmp.name, "out")
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def file(self, name, text=None, data=None):
-        path = os.path.join(self.tmp.name, name)
-        with open(path, "wb") as f:
-            f.write(data if data is not None else text.encode("utf-8"))
-        return path
-
-    def run_prep(self, *args):
-        p = subprocess.run([sys.executable, SCRIPT, "--out", self.out, *args], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-    def read(self, *parts):
-        with open(os.path.join(self.out, *parts), encoding="utf-8") as f:
-            return f.read()
-
-    def assert_fails(self, args, needles):
-        code, msg = self.run_prep(*args)
-        self.assertEqual(code, 2, msg)
-        for n in needles:
-            self.assertIn(n, msg)
-        self.assertNotIn("Traceback", msg)
-        self.assertEqual(os.listdir(self.out) if os.path.isdir(self.out) else [], [], "nothing may be left behind")
+class PtbOwn(OwnPrepCase):
+    SCRIPT = SCRIPT
 
     def test_split_and_full_vocabulary(self):
         src = self.file("story.txt", TEXT)
@@ -81,18 +53,14 @@ class PtbOwn(unittest.TestCase):
         self.assertEqual(meta["splits"]["train"]["tokens_with_eos"], 32)
         self.assertEqual(meta["source_files"]["text"]["blank_lines_skipped"], 1)
         self.assertEqual(meta["vocabulary"]["size"], 10)
-        self.check_print_config(msg, folder)
+        self.check_lm_command(msg, folder)
 
-    def check_print_config(self, msg, folder):
-        line = next(l.strip() for l in msg.splitlines() if l.strip().startswith("build/bin/lm "))
+    def check_lm_command(self, msg, folder):
+        line = self.printed_command(msg, "lm")
         self.assertEqual(line, f"build/bin/lm experiments/lm/atr_small.json --set data.dir={folder} --set "
                                f"data.vocab=vocab.txt --set train.batch_size=16 --set data.eval_batch_size=2 "
                                f"--set out_dir=runs/lm_{os.path.basename(folder)[:-4]}")
-        if not os.access(os.path.join(ROOT, "build", "bin", "lm"), os.X_OK):
-            self.skipTest("build/bin/lm not built: the printed command is not checked")
-        p = subprocess.run(shlex.split(line) + ["--print-config"], cwd=ROOT, capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertEqual(json.loads(p.stdout)["data"]["dir"], folder)
+        self.check_print_config(line, "lm", folder)
 
     def test_vocab_size_writes_rare_words_as_unk(self):
         src = self.file("story.txt", TEXT)

@@ -7,11 +7,10 @@ naming file:line and leaves nothing behind. The printed training command is run 
 build/bin/snli exists. Standard library only; runs the script as a user would (a subprocess)."""
 import json
 import os
-import shlex
-import subprocess
 import sys
-import tempfile
 import unittest
+
+from own_case import OwnPrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "snli.py")
@@ -31,35 +30,8 @@ def jsonl():
     return "".join(l + "\n" for l in lines)
 
 
-class SnliOwn(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.out = os.path.join(self.tmp.name, "out")
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def file(self, name, text=None, data=None):
-        path = os.path.join(self.tmp.name, name)
-        with open(path, "wb") as f:
-            f.write(data if data is not None else text.encode("utf-8"))
-        return path
-
-    def run_prep(self, *args):
-        p = subprocess.run([sys.executable, SCRIPT, "--out", self.out, *args], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-    def read(self, *parts):
-        with open(os.path.join(self.out, *parts), encoding="utf-8") as f:
-            return f.read()
-
-    def assert_fails(self, args, needles):
-        code, msg = self.run_prep(*args)
-        self.assertEqual(code, 2, msg)
-        for n in needles:
-            self.assertIn(n, msg)
-        self.assertNotIn("Traceback", msg)
-        self.assertEqual(os.listdir(self.out) if os.path.isdir(self.out) else [], [], "nothing may be left behind")
+class SnliOwn(OwnPrepCase):
+    SCRIPT = SCRIPT
 
     def test_jsonl_split_80_10_10(self):
         src = self.file("pairs.jsonl", jsonl())
@@ -85,15 +57,10 @@ class SnliOwn(unittest.TestCase):
                          {"train": (8, 1, 10), "dev": (1, 11, 11), "test": (1, 12, 12)})
         self.assertEqual(meta["splits"]["train"]["labels"], {"entailment": 3, "neutral": 3, "contradiction": 2})
         self.assertEqual(meta["dropped_no_gold_label_total"], 1)
-        line = next(l.strip() for l in msg.splitlines() if l.strip().startswith("build/bin/snli "))
+        line = self.printed_command(msg, "snli")
         self.assertTrue(line.startswith("build/bin/snli experiments/snli/inhouse_cond_atr.json --set data.dir="
                                         + os.path.join(self.out, "pairs_own")), line)
-        binary = os.path.join(ROOT, "build", "bin", "snli")
-        if not os.access(binary, os.X_OK):
-            self.skipTest("build/bin/snli not built: the printed command is not checked")
-        p = subprocess.run(shlex.split(line) + ["--print-config"], cwd=ROOT, capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertEqual(json.loads(p.stdout)["data"]["dir"], os.path.join(self.out, "pairs_own"))
+        self.check_print_config(line, "snli", os.path.join(self.out, "pairs_own"))
 
     def test_tsv_three_files_header_and_tokenize(self):
         tr = self.file("tr.tsv", "label\tpremise\thypothesis\r\nneutral\tA  man's hat.\tA hat\n"

@@ -7,11 +7,10 @@ printed training command is run with --print-config when build/bin/classify exis
 the script as a user would (a subprocess)."""
 import json
 import os
-import shlex
-import subprocess
 import sys
-import tempfile
 import unittest
+
+from own_case import OwnPrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "sst.py")
@@ -29,35 +28,8 @@ LINES = ("pos\tgreat film !\n"         # 1
          "very pos meh\n")             # 11: no TAB: label 'very', text 'pos meh'
 
 
-class SstOwn(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.out = os.path.join(self.tmp.name, "out")
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def file(self, name, text=None, data=None):
-        path = os.path.join(self.tmp.name, name)
-        with open(path, "wb") as f:
-            f.write(data if data is not None else text.encode("utf-8"))
-        return path
-
-    def run_prep(self, *args):
-        p = subprocess.run([sys.executable, SCRIPT, "--out", self.out, *args], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-    def read(self, *parts):
-        with open(os.path.join(self.out, *parts), encoding="utf-8") as f:
-            return f.read()
-
-    def assert_fails(self, args, needles):
-        code, msg = self.run_prep(*args)
-        self.assertEqual(code, 2, msg)
-        for n in needles:
-            self.assertIn(n, msg)
-        self.assertNotIn("Traceback", msg)
-        self.assertEqual(os.listdir(self.out) if os.path.isdir(self.out) else [], [], "nothing may be left behind")
+class SstOwn(OwnPrepCase):
+    SCRIPT = SCRIPT
 
     def test_string_labels_mapped_and_split_80_10_10(self):
         src = self.file("reviews.txt", LINES)
@@ -80,14 +52,9 @@ class SstOwn(unittest.TestCase):
         self.assertEqual(meta["source_files"]["labelled"]["blank_lines_skipped"], 1)
         self.assertEqual({k: (v["examples"], v["first_line"], v["last_line"]) for k, v in meta["source_lines"].items()},
                          {"train": (8, 1, 9), "dev": (1, 10, 10), "test": (1, 11, 11)})
-        line = next(l.strip() for l in msg.splitlines() if l.strip().startswith("build/bin/classify "))
+        line = self.printed_command(msg, "classify")
         self.assertIn(f"--set data.dir={folder} --set data.num_labels=4 ", line)
-        binary = os.path.join(ROOT, "build", "bin", "classify")
-        if not os.access(binary, os.X_OK):
-            self.skipTest("build/bin/classify not built: the printed command is not checked")
-        p = subprocess.run(shlex.split(line) + ["--print-config"], cwd=ROOT, capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertEqual(json.loads(p.stdout)["data"]["num_labels"], 4)
+        self.assertEqual(self.check_print_config(line, "classify", folder)["data"]["num_labels"], 4)
 
     def test_integer_labels(self):
         tr = self.file("tr.txt", "1 a\n0 b\n2 c\n")
