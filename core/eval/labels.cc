@@ -1,10 +1,27 @@
 #include "eval/labels.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "base/check.h"
 
 namespace twin {
+
+void argmax_rows(const Mat& logits, const std::vector<int>& rows, std::vector<LabelProbability>& out) {
+  TW_CHECK(static_cast<Index>(rows.size()) == logits.rows() && logits.cols() > 0, "argmax_rows: ", logits.rows(),
+           "x", logits.cols(), " logits for ", rows.size(), " examples");
+  for (Index k = 0; k < logits.rows(); ++k) {
+    Index best = 0;   // the first maximum, as Eigen's maxCoeff picks it
+    for (Index c = 1; c < logits.cols(); ++c)
+      if (logits(k, c) > logits(k, best)) best = c;
+    const double top = logits(k, best);
+    double z = 0;
+    for (Index c = 0; c < logits.cols(); ++c) z += std::exp(static_cast<double>(logits(k, c)) - top);
+    const auto i = static_cast<size_t>(rows[static_cast<size_t>(k)]);
+    TW_CHECK(i < out.size(), "argmax_rows: example ", i, " outside the ", out.size(), " given");
+    out[i] = {static_cast<int>(best), 1.0 / z};
+  }
+}
 
 nlohmann::json score_labels(const std::vector<int>& pred, const std::vector<int>& gold, int num_labels,
                             const std::string& count_key) {

@@ -7,7 +7,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/real.h"
+
 namespace twin {
+
+// The label a classifier predicts for one example and that label's softmax probability.
+struct LabelProbability {
+  int label = 0;
+  double probability = 0;
+};
+
+// Row k of logits [B, C] scores example rows[k]: out[rows[k]] = the row's first maximum and its softmax
+// probability 1 / sum_j exp(l_j - l_max). The tasks' accuracy and their predict modes both label through it, so a
+// predict mode gives a run's own predictions again. rows.size() must be B and every rows[k] index out.
+void argmax_rows(const Mat& logits, const std::vector<int>& rows, std::vector<LabelProbability>& out);
 
 // accuracy, per_label_accuracy (recall of each gold label), confusion_gold_by_predicted [gold][predicted],
 // majority_class_accuracy (of the gold labels) and `count_key` (the number of examples). Every label must be

@@ -78,14 +78,7 @@ std::vector<Prediction> Predictor::predict(const std::vector<Example>& sentences
   for (const auto& idx : classify_batches(sentences, batch, 0, /*shuffle=*/false, unused)) {
     g.clear();
     const ClassifyBatch b = make_batch(sentences, idx, vocab);
-    const Mat& lg = model->logits(g, b.text, unused).val();   // [B, C]
-    const Mat p = softmax_rows(lg);
-    for (Index k = 0; k < lg.rows(); ++k) {
-      Index best = 0;
-      lg.row(k).maxCoeff(&best);
-      out[static_cast<size_t>(idx[static_cast<size_t>(k)])] = {static_cast<int>(best),
-                                                               static_cast<double>(p(k, best))};
-    }
+    argmax_rows(model->logits(g, b.text, unused).val(), idx, out);   // logits [B, C]
   }
   return out;
 }

@@ -16,13 +16,11 @@
 
 #include "classify_data.h"
 #include "classify_model.h"
+#include "eval/labels.h"
 
 namespace twin::classify {
 
-struct Prediction {
-  int label = 0;
-  double probability = 0;   // softmax probability of `label`
-};
+using Prediction = LabelProbability;   // the label id and its softmax probability
 
 // A trained classifier loaded from a run folder.
 struct Predictor {

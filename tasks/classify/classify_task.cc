@@ -78,18 +78,15 @@ LossOut ClassifyTask::loss(Graph& g, size_t batch, Rng& rng) {
 
 std::vector<int> ClassifyTask::predict(const std::vector<Example>& data) const {
   Rng unused(0);
-  std::vector<int> out(data.size(), 0);
+  std::vector<LabelProbability> best(data.size());
   Graph g(Mode::kInfer);
   for (const auto& idx : classify_batches(data, data_.eval_batch_size, 0, /*shuffle=*/false, unused)) {
     g.clear();
     const ClassifyBatch b = make_batch(data, idx, vocab_);
-    const Mat& lg = model_->logits(g, b.text, unused).val();   // [B, C]
-    for (Index k = 0; k < lg.rows(); ++k) {
-      Index best = 0;
-      lg.row(k).maxCoeff(&best);
-      out[static_cast<size_t>(idx[static_cast<size_t>(k)])] = static_cast<int>(best);
-    }
+    argmax_rows(model_->logits(g, b.text, unused).val(), idx, best);   // logits [B, C]
   }
+  std::vector<int> out(data.size());
+  for (size_t i = 0; i < best.size(); ++i) out[i] = best[i].label;
   return out;
 }
 

@@ -82,14 +82,7 @@ std::vector<Prediction> Predictor::predict(const std::vector<Pair>& pairs, int b
   for (const auto& idx : snli_batches(pairs, batch, 0, /*shuffle=*/false, unused)) {
     g.clear();
     const SnliBatch b = make_batch(pairs, idx, vocab);
-    const Mat& lg = model->logits(g, b.premise, b.hypothesis, unused).val();   // [B, 3]
-    const Mat p = softmax_rows(lg);
-    for (Index k = 0; k < lg.rows(); ++k) {
-      Index best = 0;
-      lg.row(k).maxCoeff(&best);
-      out[static_cast<size_t>(idx[static_cast<size_t>(k)])] = {static_cast<int>(best),
-                                                               static_cast<double>(p(k, best))};
-    }
+    argmax_rows(model->logits(g, b.premise, b.hypothesis, unused).val(), idx, out);   // logits [B, 3]
   }
   return out;
 }

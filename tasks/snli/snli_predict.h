@@ -16,14 +16,12 @@
 #include <vector>
 
 #include "snli_data.h"
+#include "eval/labels.h"
 #include "snli_model.h"
 
 namespace twin::snli {
 
-struct Prediction {
-  int label = 0;            // 0..2, label_name() gives its name
-  double probability = 0;   // softmax probability of `label`
-};
+using Prediction = LabelProbability;   // label 0..2 (label_name() gives its name) and its softmax probability
 
 // A trained SNLI model loaded from a run folder.
 struct Predictor {
