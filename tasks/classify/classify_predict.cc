@@ -69,16 +69,15 @@ std::vector<Example> Predictor::read_sentences(const std::vector<std::string>& l
   return out;
 }
 
-std::vector<Prediction> Predictor::predict(const std::vector<Example>& sentences, int batch) const {
+std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab& vocab,
+                                        const std::vector<Example>& sentences, int batch) {
   Rng unused(0);
   std::vector<Prediction> out(sentences.size());
   Graph g(Mode::kInfer);
-  // The batching of ClassifyTask::predict (input order, no shuffling), so a run's own test split is labelled
-  // identically.
   for (const auto& idx : classify_batches(sentences, batch, 0, /*shuffle=*/false, unused)) {
     g.clear();
     const ClassifyBatch b = make_batch(sentences, idx, vocab);
-    argmax_rows(model->logits(g, b.text, unused).val(), idx, out);   // logits [B, C]
+    argmax_rows(model.logits(g, b.text, unused).val(), idx, out);   // logits [B, C]
   }
   return out;
 }

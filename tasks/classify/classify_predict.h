@@ -22,6 +22,11 @@ namespace twin::classify {
 
 using Prediction = LabelProbability;   // the label id and its softmax probability
 
+// One prediction per sentence, in input order, in batches of `batch` sentences (no dropout): what the task's own
+// evaluation labels with, so the predict mode gives a run's predictions again.
+std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab& vocab,
+                                        const std::vector<Example>& sentences, int batch);
+
 // A trained classifier loaded from a run folder.
 struct Predictor {
   ClassifyDataConfig data;
@@ -35,8 +40,9 @@ struct Predictor {
   // The tokens of each line (lowercased when the run was); `source` names the input in errors
   // ("<source>:<line>: ...": invalid UTF-8, an empty line).
   std::vector<Example> read_sentences(const std::vector<std::string>& lines, const std::string& source) const;
-  // One prediction per sentence, in batches of `batch` sentences.
-  std::vector<Prediction> predict(const std::vector<Example>& sentences, int batch) const;
+  std::vector<Prediction> predict(const std::vector<Example>& sentences, int batch) const {
+    return label_sentences(*model, vocab, sentences, batch);
+  }
 };
 
 int predict_main(int argc, char** argv);   // argv[0] is "predict"

@@ -6,6 +6,7 @@
 
 #include "classify_memory.h"
 #include "data/text.h"
+#include "classify_predict.h"
 #include "eval/labels.h"
 #include "nn/text_embeddings.h"
 #include "ops/ops.h"
@@ -77,14 +78,7 @@ LossOut ClassifyTask::loss(Graph& g, size_t batch, Rng& rng) {
 }
 
 std::vector<int> ClassifyTask::predict(const std::vector<Example>& data) const {
-  Rng unused(0);
-  std::vector<LabelProbability> best(data.size());
-  Graph g(Mode::kInfer);
-  for (const auto& idx : classify_batches(data, data_.eval_batch_size, 0, /*shuffle=*/false, unused)) {
-    g.clear();
-    const ClassifyBatch b = make_batch(data, idx, vocab_);
-    argmax_rows(model_->logits(g, b.text, unused).val(), idx, best);   // logits [B, C]
-  }
+  const std::vector<LabelProbability> best = label_sentences(*model_, vocab_, data, data_.eval_batch_size);
   std::vector<int> out(data.size());
   for (size_t i = 0; i < best.size(); ++i) out[i] = best[i].label;
   return out;

@@ -73,16 +73,15 @@ std::vector<Pair> Predictor::read_pairs(const std::vector<std::string>& lines, c
   return out;
 }
 
-std::vector<Prediction> Predictor::predict(const std::vector<Pair>& pairs, int batch) const {
+std::vector<Prediction> label_pairs(const SnliModel& model, const Vocab& vocab, const std::vector<Pair>& pairs,
+                                    int batch) {
   Rng unused(0);
   std::vector<Prediction> out(pairs.size());
   Graph g(Mode::kInfer);
-  // The batching of SnliTask::predict (input order, no shuffling), so a run's own test split is labelled
-  // identically.
   for (const auto& idx : snli_batches(pairs, batch, 0, /*shuffle=*/false, unused)) {
     g.clear();
     const SnliBatch b = make_batch(pairs, idx, vocab);
-    argmax_rows(model->logits(g, b.premise, b.hypothesis, unused).val(), idx, out);   // logits [B, 3]
+    argmax_rows(model.logits(g, b.premise, b.hypothesis, unused).val(), idx, out);   // logits [B, 3]
   }
   return out;
 }

@@ -23,6 +23,11 @@ namespace twin::snli {
 
 using Prediction = LabelProbability;   // label 0..2 (label_name() gives its name) and its softmax probability
 
+// One prediction per pair, in input order, in batches of `batch` pairs (no dropout): what the task's own evaluation
+// labels with, so the predict mode gives a run's predictions again.
+std::vector<Prediction> label_pairs(const SnliModel& model, const Vocab& vocab, const std::vector<Pair>& pairs,
+                                    int batch);
+
 // A trained SNLI model loaded from a run folder.
 struct Predictor {
   SnliDataConfig data;
@@ -35,8 +40,9 @@ struct Predictor {
   // The pairs of the lines (lowercased when the run was); `source` names the input in errors
   // ("<source>:<line>: ..."). Labels are unset (0).
   std::vector<Pair> read_pairs(const std::vector<std::string>& lines, const std::string& source) const;
-  // One prediction per pair, in batches of `batch` pairs.
-  std::vector<Prediction> predict(const std::vector<Pair>& pairs, int batch) const;
+  std::vector<Prediction> predict(const std::vector<Pair>& pairs, int batch) const {
+    return label_pairs(*model, vocab, pairs, batch);
+  }
 };
 
 int predict_main(int argc, char** argv);   // argv[0] is "predict"

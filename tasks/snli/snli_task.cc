@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "eval/labels.h"
+#include "snli_predict.h"
 #include "nn/text_embeddings.h"
 #include "ops/ops.h"
 #include "train/run_dir.h"
@@ -45,14 +46,7 @@ LossOut SnliTask::loss(Graph& g, size_t batch, Rng& rng) {
 }
 
 std::vector<int> SnliTask::predict(const std::vector<Pair>& data) const {
-  Rng unused(0);
-  std::vector<LabelProbability> best(data.size());
-  Graph g(Mode::kInfer);
-  for (const auto& idx : snli_batches(data, data_.eval_batch_size, 0, /*shuffle=*/false, unused)) {
-    g.clear();
-    const SnliBatch b = make_batch(data, idx, vocab_);
-    argmax_rows(model_->logits(g, b.premise, b.hypothesis, unused).val(), idx, best);   // logits [B, 3]
-  }
+  const std::vector<LabelProbability> best = label_pairs(*model_, vocab_, data, data_.eval_batch_size);
   std::vector<int> out(data.size());
   for (size_t i = 0; i < best.size(); ++i) out[i] = best[i].label;
   return out;
