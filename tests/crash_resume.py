@@ -35,7 +35,7 @@ TIMING_KEYS = {"elapsed_s", "units_s"}   # wall-clock values: the only ones allo
 
 
 def write_corpus(d):
-    """A tiny grammar (like tasks/lm/lm_synthetic.cc), fixed seed: the same corpus on every run."""
+    """A tiny grammar (like tests/synthetic/lm_synthetic.cc), fixed seed: the same corpus on every run."""
     r = random.Random(17)
     det, adj = ["the", "a", "every", "some"], ["small", "red", "old", "quick", "quiet"]
     noun = ["cat", "dog", "bird", "child", "teacher", "river"]
