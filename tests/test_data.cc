@@ -203,7 +203,7 @@ TEST(Vocab, LoadErrorsNameFileAndLine) {
   const std::string dup = tmp.write("dup.txt", "a\nb\nc\nb\n");
   expect_error([&] { Vocab::load(dup, ptb); }, {dup + ":4", "duplicate word 'b'", "first on line 2"});
   const std::string bad = tmp.write("bad.txt", "a\nb\xFF\n");
-  expect_error([&] { Vocab::load(bad, ptb); }, {bad + ":2", "UTF-8", "offset 1"});
+  expect_error([&] { Vocab::load(bad, ptb); }, {bad + ":2", "UTF-8 at byte 1 of the word"});
   // A PTB vocabulary read with the default specials: line 1 is not <pad>.
   const std::string plain = tmp.write("plain.txt", "the\ncat\n");
   expect_error([&] { Vocab::load(plain); }, {plain + ":1", "'<pad>'", "'the'"});
@@ -419,9 +419,16 @@ TEST(Utf8, InvalidSequencesAreRejectedWithTheirOffset) {
   for (const auto& [s, off] : cases) {
     EXPECT_EQ(utf8_error_offset(s), off) << "case at offset " << off;
     EXPECT_FALSE(is_utf8_valid(s));
-    expect_error([&] { utf8_chars(s); }, {"byte offset " + std::to_string(off)});
+    expect_error([&] { utf8_chars(s); }, {"invalid UTF-8 at byte " + std::to_string(off) + " ("});
+    expect_error([&] { require_utf8(s, "f.txt:7"); },
+                 {"f.txt:7: invalid UTF-8 at byte " + std::to_string(off) + " of the line (0x"});
   }
   expect_error([] { utf8_chars("ab\x80"); }, {"0x80"});
+  // Every reader's message has the same shape: where, 0-based offset, what, the byte, the fix.
+  expect_error([] { require_utf8("caf\xE9", "v.txt:3", "word"); },
+               {"v.txt:3: invalid UTF-8 at byte 3 of the word (0xE9, bytes count from 0); expected UTF-8 text"});
+  EXPECT_NO_THROW(require_utf8("中文 ok", "v.txt:1"));
+  EXPECT_NO_THROW(require_utf8("", "v.txt:1"));
 }
 
 }  // namespace

@@ -152,17 +152,29 @@ std::int64_t utf8_error_offset(std::string_view s) {
   return -1;
 }
 
+namespace {
+// The message of every UTF-8 check; `where` and `what` may be empty (utf8_chars has no file or line).
+[[noreturn]] void fail_utf8(std::string_view text, std::size_t offset, std::string_view where,
+                            std::string_view what) {
+  const auto byte = static_cast<unsigned char>(text[offset]);
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  TW_FAIL(where, where.empty() ? "" : ": ", "invalid UTF-8 at byte ", offset, what.empty() ? "" : " of the ", what,
+          " (0x", kHex[byte >> 4], kHex[byte & 15],
+          ", bytes count from 0); expected UTF-8 text, re-encode the file (e.g. iconv -f GB18030 -t UTF-8)");
+}
+}  // namespace
+
+void require_utf8(std::string_view text, std::string_view where, std::string_view what) {
+  const std::int64_t bad = utf8_error_offset(text);
+  if (bad >= 0) fail_utf8(text, static_cast<std::size_t>(bad), where, what);
+}
+
 std::vector<std::string> utf8_chars(std::string_view s) {
   std::vector<std::string> out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t n = utf8_len(s, i);
-    if (n == 0) {
-      const auto byte = static_cast<unsigned char>(s[i]);
-      static constexpr char kHex[] = "0123456789ABCDEF";
-      TW_FAIL("invalid UTF-8 at byte offset ", i, " (byte 0x", kHex[byte >> 4], kHex[byte & 15],
-              "); expected UTF-8 text, re-encode the file (e.g. iconv -f GB18030 -t UTF-8)");
-    }
+    if (n == 0) fail_utf8(s, i, "", "");
     out.emplace_back(s.substr(i, n));
     i += n;
   }

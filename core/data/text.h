@@ -49,11 +49,16 @@ std::vector<std::string> split_whitespace(std::string_view line);
 
 // One string per Unicode code point. Strict UTF-8 (RFC 3629): rejects stray continuation bytes, truncated
 // sequences, overlong forms, surrogates (U+D800..DFFF) and code points above U+10FFFF. Throws twin::Error
-// naming the byte offset of the first bad sequence; callers add the file and line.
+// naming the byte offset of the first bad sequence; callers that know the file and line use require_utf8.
 std::vector<std::string> utf8_chars(std::string_view s);
 
 // Byte offset of the first invalid sequence, or -1 when `s` is valid UTF-8.
 std::int64_t utf8_error_offset(std::string_view s);
 inline bool is_utf8_valid(std::string_view s) { return utf8_error_offset(s) < 0; }
+
+// Throws twin::Error unless `text` is valid UTF-8: "<where>: invalid UTF-8 at byte N of the <what> (0xHH,
+// bytes count from 0); expected UTF-8 text, ...". Every reader checks through this one function, so every
+// message counts bytes the same way (from 0, as `xxd -s` and Python's bytes indexing do) and names the byte.
+void require_utf8(std::string_view text, std::string_view where, std::string_view what = "line");
 
 }  // namespace twin

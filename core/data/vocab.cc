@@ -18,8 +18,7 @@ void check_word(std::string_view word, const char* what) {
   TW_CHECK(!word.empty(), what, ": empty word; vocabulary words must be non-empty");
   TW_CHECK(word.find_first_of("\r\n") == std::string_view::npos, what, ": word '", word,
            "' contains a line break; one word per line cannot store it");
-  const std::int64_t bad = utf8_error_offset(word);
-  TW_CHECK(bad < 0, what, ": word is not valid UTF-8 (byte offset ", bad, ")");
+  require_utf8(word, what, "word");
 }
 }  // namespace
 
@@ -94,8 +93,7 @@ Vocab Vocab::load(const std::string& path, const VocabOptions& opts) {
   while (reader.next(line)) {
     const std::int64_t n = reader.line_no();
     TW_CHECK(!line.empty(), reader.where(), ": empty line in vocabulary; expected one word per line");
-    const std::int64_t bad = utf8_error_offset(line);
-    TW_CHECK(bad < 0, reader.where(), ": invalid UTF-8 at byte offset ", bad, " of the word");
+    require_utf8(line, reader.where(), "word");
     TW_CHECK(line.find('\n') == std::string::npos, reader.where(), ": unexpected line break");
     if (static_cast<std::size_t>(n) <= k) {
       TW_CHECK(line == opts.specials[n - 1], reader.where(), ": expected special word '", opts.specials[n - 1],

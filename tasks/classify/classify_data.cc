@@ -38,8 +38,7 @@ std::vector<Example> read_examples(const std::string& path, int num_labels, bool
   std::string line;
   while (in.next(line)) {
     const std::string where = in.where();
-    const std::int64_t bad = utf8_error_offset(line);
-    TW_CHECK(bad < 0, where, ": invalid UTF-8 at byte ", bad, " of the line");
+    require_utf8(line, where);
     std::vector<std::string> f = split_whitespace(line);
     TW_CHECK(!f.empty(), where, ": empty line: missing label (expected `<label> <tokens>`)");
     const std::string& lab = f[0];

@@ -57,8 +57,7 @@ std::vector<Example> Predictor::read_sentences(const std::vector<std::string>& l
   out.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string where = source + ":" + std::to_string(i + 1);
-    const std::int64_t bad = utf8_error_offset(lines[i]);
-    TW_CHECK(bad < 0, where, ": invalid UTF-8 at byte ", bad, " of the line");
+    require_utf8(lines[i], where);
     Example e;
     e.tokens = split_whitespace(lines[i]);
     TW_CHECK(!e.tokens.empty(), where, ": empty line (expected a tokenised sentence, tokens separated by spaces)");

@@ -16,14 +16,12 @@ int tag_from_letter(char c, const std::string& where) {
 }
 
 std::vector<std::string> utf8_chars(std::string_view s, const std::string& where) {
-  const std::int64_t bad = utf8_error_offset(s);
-  TW_CHECK(bad < 0, where, ": invalid UTF-8 at byte ", bad);
+  require_utf8(s, where, "word");
   return twin::utf8_chars(s);
 }
 
 std::vector<std::string> split_segmented(std::string_view line, const std::string& where) {
-  const std::int64_t bad = utf8_error_offset(line);
-  TW_CHECK(bad < 0, where, ": invalid UTF-8 at byte ", bad);
+  require_utf8(line, where);
   return split_whitespace(line);   // ASCII whitespace (CR included) and U+3000
 }
 

@@ -51,8 +51,7 @@ Ids read_stream(const std::string& path, const Vocab& vocab, LmOov oov, long* un
   TW_CHECK(eos >= 0, "the LM vocabulary has no <eos> word");
   long unk_count = 0;
   while (in.next(line)) {
-    const std::int64_t bad = utf8_error_offset(line);
-    TW_CHECK(bad < 0, in.where(), ": invalid UTF-8 at byte ", bad + 1, " of the line (LM text must be UTF-8)");
+    require_utf8(line, in.where());
     for (const auto& w : split_whitespace(line)) {
       std::int32_t id = vocab.find(w);
       if (id < 0) {

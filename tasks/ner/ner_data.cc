@@ -40,8 +40,7 @@ std::vector<Sentence> read_conll(const std::string& path) {
   };
   std::string line;
   while (in.next(line)) {
-    const std::int64_t bad = utf8_error_offset(line);
-    TW_CHECK(bad < 0, in.where(), ": invalid UTF-8 at byte ", bad, " of the line");
+    require_utf8(line, in.where());
     const std::vector<std::string> f = split_whitespace(line);
     if (f.empty()) {   // blank or whitespace-only (WNUT-17's training file has lines holding only a TAB)
       flush();

@@ -75,8 +75,7 @@ std::vector<std::vector<std::string>> Tagger::read_sentences(const std::vector<s
   std::vector<std::vector<std::string>> out;
   out.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::int64_t bad = utf8_error_offset(lines[i]);
-    TW_CHECK(bad < 0, source, ":", i + 1, ": invalid UTF-8 at byte ", bad, " of the line");
+    require_utf8(lines[i], source + ":" + std::to_string(i + 1));
     out.push_back(split_whitespace(lines[i]));
   }
   return out;

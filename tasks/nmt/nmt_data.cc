@@ -94,8 +94,7 @@ Parallel read_parallel(const std::string& src_path, const std::string& tgt_path,
     ++rep.read;
     // SentencePiece would encode invalid bytes as unknown pieces and train on them silently.
     for (const auto* side : {&rs, &rt}) {
-      const std::int64_t bad = utf8_error_offset(side == &rs ? ls : lt);
-      TW_CHECK(bad < 0, side->where(), ": invalid UTF-8 at byte ", bad + 1, " of the line (parallel text must be UTF-8)");
+      require_utf8(side == &rs ? ls : lt, side->where());
     }
     if (training && c.max_train > 0 && rep.kept >= c.max_train) continue;
     if (training && (blank(ls) || blank(lt))) {
