@@ -28,4 +28,14 @@ TEST(ArgmaxRows, FirstMaximumAndItsSoftmaxProbabilityScatteredToTheExamples) {
 }
 
 }  // namespace
+// What classify predict and snli predict print: the label's name, a tab, the probability in %.6g.
+TEST(LabelProbabilityLines, NameTabProbabilityPerExampleInOrder) {
+  const std::vector<LabelProbability> out = {{2, 0.5}, {0, 1.0}, {1, 1.0 / 3.0}};
+  const std::vector<std::string> names = {"entailment", "neutral", "contradiction"};
+  EXPECT_EQ(label_probability_lines(out, [&](int l) { return names[static_cast<size_t>(l)]; }),
+            "contradiction\t0.5\nentailment\t1\nneutral\t0.333333\n");
+  EXPECT_EQ(label_probability_lines(out, [](int l) { return std::to_string(l); }), "2\t0.5\n0\t1\n1\t0.333333\n");
+  EXPECT_EQ(label_probability_lines({}, [](int l) { return std::to_string(l); }), "");
+}
+
 }  // namespace twin

@@ -1,5 +1,7 @@
 #include "eval/labels.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 
@@ -61,6 +63,18 @@ std::string label_lines(const std::vector<int>& pred, const std::vector<std::str
     out += '\n';
   }
   return out;
+}
+
+std::string label_probability_lines(const std::vector<LabelProbability>& out,
+                                    const std::function<std::string(int)>& name) {
+  std::string text;
+  char buf[40];
+  for (const LabelProbability& p : out) {
+    std::snprintf(buf, sizeof buf, "\t%.6g\n", p.probability);
+    text += name(p.label);
+    text += buf;
+  }
+  return text;
 }
 
 }  // namespace twin

@@ -2,6 +2,7 @@
 // so that every accuracy in results/ is computed by one function, and the predictions file that keeps the
 // outputs a reported accuracy came from (`make rescore` recomputes the accuracy from it and the gold labels).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,9 @@ nlohmann::json score_labels(const std::vector<int>& pred, const std::vector<int>
 
 // One line per example, in data order: names[pred[i]]. Label ids outside names are an Error.
 std::string label_lines(const std::vector<int>& pred, const std::vector<std::string>& names);
+
+// What a predict mode prints: "<name(label)>\t<probability, %.6g>\n" per example, in order.
+std::string label_probability_lines(const std::vector<LabelProbability>& out,
+                                    const std::function<std::string(int)>& name);
 
 }  // namespace twin

@@ -70,6 +70,12 @@ std::vector<std::string> read_input_lines(const PredictArgs& a) {
   return lines;
 }
 
+std::string input_name(const PredictArgs& a) { return a.input.empty() ? "<stdin>" : a.input; }
+
+void report_done(const char* mode, std::size_t n, const char* noun, const PredictArgs& a) {
+  std::fprintf(stderr, "%s: %zu %s, %s\n", mode, n, noun, a.output.empty() ? "to stdout" : a.output.c_str());
+}
+
 void write_output(const PredictArgs& a, const std::string& text) {
   if (a.output.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
   else write_text_atomic(a.output, text);

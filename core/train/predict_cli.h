@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "base/threads.h"
+#include "eval/labels.h"
+
 namespace twin {
 
 struct PredictArgs {
@@ -26,7 +29,29 @@ std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const std::
 nlohmann::json load_run_config(const std::string& run_dir, const std::string& task, const std::string& marker,
                                const std::string& model_marker = "");
 std::vector<std::string> read_input_lines(const PredictArgs& a);            // "" -> stdin
+std::string input_name(const PredictArgs& a);                               // the file, or "<stdin>" in errors
 void write_output(const PredictArgs& a, const std::string& text);           // "" -> stdout
+// The closing line on stderr: "<mode>: <n> <noun>, to stdout" (or ", <output file>").
+void report_done(const char* mode, std::size_t n, const char* noun, const PredictArgs& a);
+
+// The main of a mode that gives one label per input line (`classify predict`, `snli predict`): loads
+// Predictor::load(run), reads the examples with read(predictor, lines, input name), labels them with
+// predictor.predict(examples, batch) (batch: --batch, else the run's data.eval_batch_size), writes
+// "<name(label)>\t<probability>" per line and reports on stderr. One body, so the modes cannot drift apart.
+template <class Predictor, class Read, class Name>
+int label_lines_main(int argc, char** argv, const char* usage, const char* mode, const char* noun, Read read,
+                     Name name) {
+  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, usage);
+  if (!a) return 0;
+  set_num_threads(a->threads);
+  const Predictor pred = Predictor::load(a->run);
+  const auto examples = read(pred, read_input_lines(*a), input_name(*a));
+  const std::vector<LabelProbability> out =
+      pred.predict(examples, a->batch > 0 ? a->batch : pred.data.eval_batch_size);
+  write_output(*a, label_probability_lines(out, name));
+  report_done(mode, out.size(), noun, *a);
+  return 0;
+}
 // Runs a mode's main with the task binaries' error convention: "<label>: error: ..." and exit 2 for bad input,
 // "<label>: internal error: ..." and 70 for anything else.
 int run_mode(const char* label, int (*mode_main)(int, char**), int argc, char** argv);

@@ -82,23 +82,12 @@ std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab&
 }
 
 int predict_main(int argc, char** argv) {
-  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
-  if (!a) return 0;
-  set_num_threads(a->threads);
-  const Predictor pred = Predictor::load(a->run);
-  const std::vector<std::string> lines = read_input_lines(*a);
-  const auto sentences = pred.read_sentences(lines, a->input.empty() ? "<stdin>" : a->input);
-  const auto out = pred.predict(sentences, a->batch > 0 ? a->batch : pred.data.eval_batch_size);
-  std::string text;
-  char buf[64];
-  for (const Prediction& p : out) {
-    std::snprintf(buf, sizeof buf, "%d\t%.6g\n", p.label, p.probability);
-    text += buf;
-  }
-  write_output(*a, text);
-  std::fprintf(stderr, "classify predict: %zu sentences, %s\n", out.size(),
-               a->output.empty() ? "to stdout" : a->output.c_str());
-  return 0;
+  return label_lines_main<Predictor>(
+      argc, argv, kUsage, "classify predict", "sentences",
+      [](const Predictor& p, const std::vector<std::string>& lines, const std::string& source) {
+        return p.read_sentences(lines, source);
+      },
+      [](int label) { return std::to_string(label); });
 }
 
 }  // namespace twin::classify

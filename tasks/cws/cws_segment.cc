@@ -97,14 +97,14 @@ int segment_main(int argc, char** argv) {
   const Segmenter seg = Segmenter::load(a->run);
   const std::vector<std::string> lines = read_input_lines(*a);
   const auto words = seg.segment(lines, a->batch > 0 ? a->batch : seg.data.eval_batch_size,
-                                 a->input.empty() ? "<stdin>" : a->input);
+                                 input_name(*a));
   std::string text;
   for (const auto& s : words) {
     for (size_t k = 0; k < s.size(); ++k) text += (k ? "  " : "") + s[k];
     text += '\n';
   }
   write_output(*a, text);
-  std::fprintf(stderr, "cws segment: %zu lines, %s\n", lines.size(), a->output.empty() ? "to stdout" : a->output.c_str());
+  report_done("cws segment", lines.size(), "lines", *a);
   return 0;
 }
 

@@ -105,7 +105,7 @@ int score_main(int argc, char** argv) {
   set_num_threads(a->threads);
   const Scorer scorer = Scorer::load(a->run);
   const std::vector<std::string> lines = read_input_lines(*a);
-  const auto scores = scorer.score(lines, a->batch > 0 ? a->batch : 64, a->input.empty() ? "<stdin>" : a->input);
+  const auto scores = scorer.score(lines, a->batch > 0 ? a->batch : 64, input_name(*a));
   std::string text;
   char buf[96];
   double lp = 0;

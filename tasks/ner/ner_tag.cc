@@ -114,7 +114,7 @@ int tag_main(int argc, char** argv) {
   set_num_threads(a->threads);
   const Tagger tagger = Tagger::load(a->run);
   const std::vector<std::string> lines = read_input_lines(*a);
-  const auto sentences = Tagger::read_sentences(lines, a->input.empty() ? "<stdin>" : a->input);
+  const auto sentences = Tagger::read_sentences(lines, input_name(*a));
   const auto tags = tagger.tag(sentences, a->batch > 0 ? a->batch : tagger.data.text.eval_batch_size);
   std::string text;
   long tokens = 0;

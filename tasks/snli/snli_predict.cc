@@ -86,22 +86,12 @@ std::vector<Prediction> label_pairs(const SnliModel& model, const Vocab& vocab, 
 }
 
 int predict_main(int argc, char** argv) {
-  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
-  if (!a) return 0;
-  set_num_threads(a->threads);
-  const Predictor pred = Predictor::load(a->run);
-  const std::vector<std::string> lines = read_input_lines(*a);
-  const auto pairs = pred.read_pairs(lines, a->input.empty() ? "<stdin>" : a->input);
-  const auto out = pred.predict(pairs, a->batch > 0 ? a->batch : pred.data.eval_batch_size);
-  std::string text;
-  char buf[64];
-  for (const Prediction& p : out) {
-    std::snprintf(buf, sizeof buf, "\t%.6g\n", p.probability);
-    text += label_name(p.label) + std::string(buf);
-  }
-  write_output(*a, text);
-  std::fprintf(stderr, "snli predict: %zu pairs, %s\n", out.size(), a->output.empty() ? "to stdout" : a->output.c_str());
-  return 0;
+  return label_lines_main<Predictor>(
+      argc, argv, kUsage, "snli predict", "pairs",
+      [](const Predictor& p, const std::vector<std::string>& lines, const std::string& source) {
+        return p.read_pairs(lines, source);
+      },
+      [](int label) { return label_name(label); });
 }
 
 }  // namespace twin::snli
