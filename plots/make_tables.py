@@ -9,6 +9,8 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
   snli.md / snli.csv                  NLI, Table 6 (plots/snli_table.py; says so when no run is committed yet)
   classify.md                         sentence classification, SST-2/SST-5 (plots/classify_table.py)
   speed.md / speed.csv, speed_all.csv, speed_torch.csv   speed, Table 4 on a CPU (plots/speed_table.py)
+  scale.md (tables between its markers)  data-parallel scaling (plots/scale_table.py), from <runs>/../scale/runs
+                                      when that folder and <out>/scale.md are there
   scale_plan.md                       the WMT14-scale MPI plan (plots/scale_plan.py), when <speed>/nmt_wmt14_shape.json
                                       (nmt bench --shaped-corpus) is there
   table1.md / table1.csv              Table 1, WM / MT counted from the cells (plots/table1_table.py)
@@ -37,6 +39,7 @@ import lm_table  # noqa: E402
 import ner_table  # noqa: E402
 import nmt_table  # noqa: E402
 import scale_plan  # noqa: E402
+import scale_table  # noqa: E402
 import snli_table  # noqa: E402
 import speed_table  # noqa: E402
 import seeds_table  # noqa: E402
@@ -95,6 +98,9 @@ def main():
     shape = os.path.join(a.speed, "nmt_wmt14_shape.json")
     if os.path.exists(shape):
         step("scale_plan.md", lambda: scale_plan.build(shape, out("scale_plan.md")))
+    scale_runs = os.path.join(os.path.dirname(os.path.normpath(a.runs)), "scale", "runs")
+    if os.path.isdir(scale_runs) and os.path.exists(out("scale.md")):
+        step("scale.md", lambda: scale_table.build(scale_runs, out("scale.md")))
     seeds = step("seeded runs", lambda: seeds_table.load(a.runs)) or {}
     step("seeds.md", lambda: seeds_table.write(seeds, out("seeds.md")))
     step("cells.md", lambda: cells_table.write(lm, nmt, cws, snli, speed, a.runs, out("cells.md"),
