@@ -28,6 +28,18 @@ SpeedConfig load(const std::string& path, const std::vector<std::string>& overri
   return parse_speed_config(r);
 }
 
+// The message of the twin::Error `f` throws ("no error" when none).
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
 // GEMM flops (2mnk each) of one training step of the LM with ATR cells, counted by hand from the graph:
 // forward  input projection per layer [N,I]x[I,H], T recurrent products [B,H]x[H,H] per layer, softmax
 //          [N,H]x[H,V];
@@ -71,14 +83,20 @@ TEST(Speed, SmokeConfigRecordsAndFiles) {
   fs::remove_all(dir);
   const std::string out = (dir / "sub" / "smoke").string();
   const SpeedConfig cfg = load(smoke_path(), {"out=" + out});
-  ASSERT_EQ(cfg.cells, (std::vector<std::string>{"atr", "lstm"}));
+  ASSERT_EQ(cfg.cells.size(), 2u);
+  EXPECT_EQ(cfg.cells[0].name, "atr");
+  EXPECT_EQ(cfg.cells[1].name, "lstm");
+  EXPECT_FALSE(cfg.cells[0].object);
+  EXPECT_EQ(cfg.cells[1].cell.type, "lstm");
   ASSERT_EQ(cfg.shapes.size(), 1u);
   const SpeedShape& s = cfg.shapes[0];
   const SpeedReport rep = run_speed(cfg);
   ASSERT_EQ(rep.records.size(), cfg.cells.size() * cfg.shapes.size() * cfg.threads.size());
 
-  for (const SpeedRecord& r : rep.records) {
+  for (size_t i = 0; i < rep.records.size(); ++i) {
+    const SpeedRecord& r = rep.records[i];
     SCOPED_TRACE(r.cell);
+    ASSERT_EQ(r.cell, cfg.cells[i].name);   // one shape, one thread count: records in cells order
     EXPECT_GT(r.train_words_s, 0);
     EXPECT_GT(r.infer_words_s, 0);
     EXPECT_GT(r.train_gflops, 0);
@@ -94,7 +112,7 @@ TEST(Speed, SmokeConfigRecordsAndFiles) {
     lm::LmModelConfig mc;
     mc.embed = s.embed;
     mc.layers = s.layers;
-    mc.cell.type = r.cell;
+    mc.cell = cfg.cells[i].cell;
     mc.cell.hidden = s.hidden;
     lm::LmModel model(mc, cfg.vocab, store);
     EXPECT_EQ(r.params, store.total_size());
@@ -183,6 +201,124 @@ TEST(Speed, ConfigIsStrict) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("lstm"), std::string::npos) << e.what();   // did-you-mean
   }
+}
+
+// "cells" entries as objects: the label, the cell config parsed by the rnn module's parser, written back by
+// to_json (names stay strings) and parsed again to the same config.
+TEST(Speed, CellObjectEntriesParse) {
+  const SpeedConfig cfg = load(
+      smoke_path(), {R"(cells=["atr", {"name": "atr+ln", "cell": {"type": "atr", "layer_norm": true}},
+                                {"name": "lrn tanh-less", "cell": {"type": "lrn", "output": "identity"}}])"});
+  ASSERT_EQ(cfg.cells.size(), 3u);
+  EXPECT_EQ(cfg.cells[0].name, "atr");
+  EXPECT_FALSE(cfg.cells[0].object);
+  EXPECT_EQ(to_json(cfg.cells[0].cell), to_json(CellConfig{}));   // a bare name: every default
+  EXPECT_EQ(cfg.cells[1].name, "atr+ln");
+  EXPECT_TRUE(cfg.cells[1].object);
+  EXPECT_EQ(cfg.cells[1].cell.type, "atr");
+  EXPECT_TRUE(cfg.cells[1].cell.layer_norm);
+  EXPECT_EQ(cfg.cells[1].cell.hidden, 0);                          // each shape fills it
+  EXPECT_EQ(cfg.cells[2].cell.type, "lrn");
+  EXPECT_EQ(cfg.cells[2].cell.output, CellOutput::kIdentity);
+  EXPECT_FALSE(cfg.cells[2].cell.layer_norm);
+
+  const nlohmann::json j = to_json(cfg);
+  EXPECT_EQ(j.at("cells")[0], "atr");
+  EXPECT_EQ(j.at("cells")[1].at("name"), "atr+ln");
+  EXPECT_EQ(j.at("cells")[1].at("cell").at("layer_norm"), true);
+  EXPECT_FALSE(j.at("cells")[1].at("cell").contains("hidden"));
+  JsonReader again(j, "report.json");
+  EXPECT_EQ(to_json(parse_speed_config(again)), j);
+  // The plain config still writes plain names.
+  EXPECT_EQ(to_json(load(smoke_path(), {})).at("cells"), (nlohmann::json{"atr", "lstm"}));
+  // The repository's layer-norm experiment parses (only cells that accept layer_norm have a +ln entry).
+  const SpeedConfig ln = load(std::string(TW_SOURCE_DIR) + "/experiments/speed/layer_norm.json", {});
+  for (const SpeedCell& c : ln.cells) {
+    const bool plus_ln = c.name.size() > 3 && c.name.compare(c.name.size() - 3, 3, "+ln") == 0;
+    EXPECT_EQ(c.cell.layer_norm, plus_ln) << c.name;
+    if (plus_ln) {
+      EXPECT_EQ(c.name, c.cell.type + "+ln");
+    }
+  }
+}
+
+TEST(Speed, CellObjectEntriesAreStrict) {
+  auto err = [](const std::string& cells) { return error_of([&] { load(smoke_path(), {"cells=" + cells}); }); };
+  // An unknown key inside "cell": named by its full path, with the did-you-mean.
+  std::string m = err(R"(["atr", {"name": "atr+ln", "cell": {"type": "atr", "layr_norm": true}}])");
+  EXPECT_PRED2(contains, m, "unknown key \"cells[1].cell.layr_norm\"");
+  EXPECT_PRED2(contains, m, "did you mean \"layer_norm\"");
+  // A wrong value inside "cell" is the cell parser's error at its path.
+  m = err(R"([{"name": "x", "cell": {"type": "atr", "layer_norm": 1}}])");
+  EXPECT_PRED2(contains, m, "\"cells[0].cell.layer_norm\"");
+  m = err(R"([{"name": "x", "cell": {"type": "atrr"}}])");
+  EXPECT_PRED2(contains, m, "\"cells[0].cell.type\"");
+  // Duplicate labels, among objects and against a bare name.
+  m = err(R"([{"name": "a", "cell": {"type": "atr"}}, "lstm", {"name": "a", "cell": {"type": "lrn"}}])");
+  EXPECT_PRED2(contains, m, "\"cells[2]\" repeats the label 'a' of cells[0]");
+  m = err(R"(["atr", {"name": "atr", "cell": {"type": "atr"}}])");
+  EXPECT_PRED2(contains, m, "\"cells[1]\" repeats the label 'atr'");
+  // A missing or empty label, a missing cell, an unknown key beside them, an entry of another type.
+  m = err(R"([{"cell": {"type": "atr", "layer_norm": true}}])");
+  EXPECT_PRED2(contains, m, "missing required key \"cells[0].name\"");
+  m = err(R"([{"name": "", "cell": {"type": "atr"}}])");
+  EXPECT_PRED2(contains, m, "\"cells[0].name\" must be a non-empty label");
+  m = err(R"([{"name": "atr+ln"}])");
+  EXPECT_PRED2(contains, m, "\"cells[0].cell\" is required");
+  m = err(R"([{"name": "atr+ln", "cell": {"type": "atr"}, "label": "x"}])");
+  EXPECT_PRED2(contains, m, "unknown key \"cells[0].label\"");
+  m = err(R"(["atr", 3])");
+  EXPECT_PRED2(contains, m, "\"cells[1]\" must be a registered cell name or an object");
+  // hidden belongs to the shapes.
+  m = err(R"([{"name": "x", "cell": {"type": "atr", "hidden": 64}}])");
+  EXPECT_PRED2(contains, m, "\"cells[0].cell.hidden\" is set by each shape");
+  // A registered name as the label of another cell would mislabel the ATR : GRU : LSTM line.
+  m = err(R"([{"name": "atr", "cell": {"type": "atr", "layer_norm": true}}])");
+  EXPECT_PRED2(contains, m, "\"cells[0].name\" 'atr' is a registered cell's name");
+  EXPECT_NO_THROW(load(smoke_path(), {R"(cells=[{"name": "atr", "cell": {"type": "atr"}}])"}));
+  // An option the cell type lacks fails while parsing, before any timing.
+  m = err(R"(["atr", {"name": "lstm+ln", "cell": {"type": "lstm", "layer_norm": true}}])");
+  EXPECT_PRED2(contains, m, "\"cells[1].cell\" cannot be built for shape 'tiny'");
+  EXPECT_PRED2(contains, m, "layer_norm");
+  m = err(R"([{"name": "gru+ln", "cell": {"type": "gru", "layer_norm": true}}])");
+  EXPECT_PRED2(contains, m, "cannot be built");
+}
+
+// A layer-norm entry runs under its label, with the same Table 1 counts and GEMM flops as the plain cell
+// (layer norm is elementwise) and, per layer, the layer norms' gains and biases in place of the plain bias:
+//   ATR: ln_p_g, ln_p_b, ln_q_g, ln_q_b [1,H] (4H) replace b [1,H] (layer_norm's default bias is none): +3H;
+//   LRN: ln_g, ln_b [1,3H] (6H) replace b [1,3H]: +3H.
+TEST(Speed, LayerNormEntryRunsUnderItsLabel) {
+  const SpeedConfig cfg = load(
+      smoke_path(), {R"(cells=["atr", {"name": "atr+ln", "cell": {"type": "atr", "layer_norm": true}},
+                                "lrn", {"name": "lrn+ln", "cell": {"type": "lrn", "layer_norm": true}}])",
+                     "warmup_steps=0", "windows=1", "steps_per_window=1", "out=/tmp/unused"});
+  const SpeedShape& s = cfg.shapes[0];
+  const SpeedReport rep = run_speed(cfg);
+  ASSERT_EQ(rep.records.size(), 4u);
+  const Index per_layer = 3 * static_cast<Index>(s.hidden);
+  for (size_t i : {0u, 2u}) {
+    const SpeedRecord &plain = rep.records[i], &ln = rep.records[i + 1];
+    SCOPED_TRACE(ln.cell);
+    EXPECT_EQ(ln.cell, plain.cell + "+ln");
+    EXPECT_EQ(ln.shape, "tiny");
+    EXPECT_TRUE(ln.finite);
+    EXPECT_GT(ln.train_words_s, 0);
+    EXPECT_GT(ln.params, plain.params);
+    EXPECT_EQ(ln.params - plain.params, s.layers * per_layer);   // 2 x 3 x 16 = 96
+    EXPECT_EQ(ln.weight_matrices, plain.weight_matrices);
+    EXPECT_EQ(ln.matrix_transformations, plain.matrix_transformations);
+    EXPECT_EQ(ln.train_step_flops, plain.train_step_flops);
+    EXPECT_EQ(ln.infer_step_flops, plain.infer_step_flops);
+  }
+  EXPECT_EQ(rep.records[1].params - rep.records[0].params, 96);
+  const std::string md = report_markdown(cfg, rep);
+  EXPECT_PRED2(contains, md, "| atr+ln | ");
+  EXPECT_PRED2(contains, md, "| lrn+ln | ");
+  const nlohmann::json j = report_json(cfg, rep);
+  EXPECT_EQ(j.at("records")[1].at("cell"), "atr+ln");
+  EXPECT_EQ(j.at("config").at("cells")[1].at("cell").at("layer_norm"), true);
+  EXPECT_PRED2(contains, records_csv(j.at("records"), kCsvFirst), "\ntiny,lrn+ln,1,");
 }
 
 TEST(Speed, RssCheckRecordsBothPoints) {

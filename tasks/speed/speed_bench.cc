@@ -76,20 +76,85 @@ std::vector<Window> random_windows(const SpeedConfig& c, Rng& rng) {
   return w;
 }
 
+// The LM of one "cells" entry on one shape: the entry's cell with the shape's hidden size (no dropout, untied).
+lm::LmModelConfig bench_model_config(const SpeedCell& cell, const SpeedShape& s) {
+  lm::LmModelConfig mc;
+  mc.embed = s.embed;
+  mc.layers = s.layers;
+  mc.cell = cell.cell;
+  mc.cell.hidden = s.hidden;
+  mc.dropout = 0.0;
+  mc.tie = false;
+  return mc;
+}
+
+// One "cells" entry at `path` ("cells[1]"): a registered name, or {"name": label, "cell": cell config}.
+SpeedCell parse_cell_entry(const JsonReader& r, const nlohmann::json& e, const std::string& path) {
+  SpeedCell out;
+  if (e.is_string()) {
+    out.name = e.get<std::string>();
+    if (!is_registered_cell(out.name)) {
+      const std::vector<std::string> known = registered_cell_names();
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      const std::string near = closest_name(out.name, known);
+      r.fail("cells", "unknown cell '" + out.name + "' (registered: " + list + ")" +
+                          (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    out.cell.type = out.name;
+    return out;
+  }
+  if (!e.is_object())
+    r.fail(path, "must be a registered cell name or an object {\"name\": label, \"cell\": {...}}, got " +
+                     describe_json(e));
+  JsonReader er(e, r.file(), r.key_path(path));
+  out.object = true;
+  out.name = er.require_string("name");
+  if (out.name.empty() || out.name.find_first_of("|\n\r\t") != std::string::npos)
+    er.fail("name", "must be a non-empty label without '|', tabs or line breaks (it heads a table row), got " +
+                        describe_json(e.at("name")));
+  if (!er.has("cell")) er.fail("cell", "is required: the cell config, e.g. {\"type\": \"atr\", \"layer_norm\": true}");
+  JsonReader cr = er.child("cell");
+  if (cr.object().contains("hidden")) cr.fail("hidden", "is set by each shape (shapes[].hidden); leave it out");
+  out.cell = parse_cell(cr);   // strict: finish() names any unknown key
+  er.finish();
+  if (is_registered_cell(out.name)) {
+    CellConfig plain;
+    plain.type = out.name;
+    if (to_json(out.cell) != to_json(plain))
+      er.fail("name", "'" + out.name + "' is a registered cell's name but this cell is not that cell with its "
+                      "defaults; give it a label of its own (e.g. 'atr+ln')");
+  }
+  return out;
+}
+
+// Builds every object entry's cells once per shape (layer 0 on the embedding, layer 1 on the hidden size) in a
+// scratch store, so an option its type lacks or a size it cannot take is an error before any timing starts.
+void check_cells_build(const JsonReader& r, const SpeedConfig& c) {
+  for (size_t i = 0; i < c.cells.size(); ++i) {
+    if (!c.cells[i].object) continue;
+    for (const SpeedShape& s : c.shapes) {
+      const lm::LmModelConfig mc = bench_model_config(c.cells[i], s);
+      try {
+        ParamStore scratch(1);
+        make_cell(mc.cell, mc.embed, scratch, "check/l0");
+        if (mc.layers > 1) make_cell(mc.cell, mc.cell.hidden, scratch, "check/l1");
+      } catch (const Error& e) {
+        std::string what = e.what();   // without the check's "  (file.cc:N)": fail() adds its own
+        const size_t at = what.rfind("  (");
+        if (at != std::string::npos && what.back() == ')') what.erase(at);
+        r.fail("cells[" + std::to_string(i) + "].cell", "cannot be built for shape '" + s.name + "': " + what);
+      }
+    }
+  }
+}
+
 // One benchmarked model: its parameters, SGD, carried (detached) state, and the random windows.
 class Bench {
  public:
-  Bench(const SpeedConfig& c, const std::string& cell, const SpeedShape& s)
+  Bench(const SpeedConfig& c, const SpeedCell& cell, const SpeedShape& s)
       : store_(c.seed), rng_(c.seed * 7919 + 3) {
-    lm::LmModelConfig mc;
-    mc.embed = s.embed;
-    mc.layers = s.layers;
-    mc.cell.type = cell;
-    mc.cell.hidden = s.hidden;
-    mc.cell.forget_bias = 0.0;
-    mc.dropout = 0.0;
-    mc.tie = false;
-    model_ = std::make_unique<lm::LmModel>(mc, c.vocab, store_);
+    model_ = std::make_unique<lm::LmModel>(bench_model_config(cell, s), c.vocab, store_);
     OptimConfig oc;
     oc.name = OptimKind::kSgd;
     oc.lr = kLr;
@@ -159,9 +224,9 @@ double time_windows(int windows, int steps, F&& step) {
   return median(per_step);
 }
 
-SpeedRecord run_one(const SpeedConfig& c, const std::string& cell, const SpeedShape& s, int threads, double peak) {
+SpeedRecord run_one(const SpeedConfig& c, const SpeedCell& cell, const SpeedShape& s, int threads, double peak) {
   SpeedRecord r;
-  r.cell = cell;
+  r.cell = cell.name;
   r.shape = s.name;
   r.embed = s.embed;
   r.hidden = s.hidden;
@@ -194,7 +259,7 @@ SpeedRecord run_one(const SpeedConfig& c, const std::string& cell, const SpeedSh
   r.train_step_s = time_windows(c.windows, c.steps_per_window, train);
   const double timed = static_cast<double>(b.phases().steps);
   if (profile::enabled())
-    std::fprintf(stderr, "\nprofile: %s %s, %d thread(s), training step\n\n%s\n", cell.c_str(), s.name.c_str(),
+    std::fprintf(stderr, "\nprofile: %s %s, %d thread(s), training step\n\n%s\n", cell.name.c_str(), s.name.c_str(),
                  threads, profile::report(timed).c_str());
   r.train_faults_per_step = static_cast<double>(minor_faults() - faults0) / timed;
   r.train_fwd_s = b.phases().fwd / timed;
@@ -215,7 +280,7 @@ SpeedRecord run_one(const SpeedConfig& c, const std::string& cell, const SpeedSh
   profile::reset();
   r.infer_step_s = time_windows(c.windows, c.steps_per_window, [&] { b.infer_step(); });
   if (profile::enabled())
-    std::fprintf(stderr, "\nprofile: %s %s, %d thread(s), inference step\n\n%s\n", cell.c_str(), s.name.c_str(),
+    std::fprintf(stderr, "\nprofile: %s %s, %d thread(s), inference step\n\n%s\n", cell.name.c_str(), s.name.c_str(),
                  threads, profile::report(static_cast<double>(c.windows) * c.steps_per_window).c_str());
 
   r.train_words_s = tokens / r.train_step_s;
@@ -232,19 +297,16 @@ SpeedConfig parse_speed_config(JsonReader& r) {
   SpeedConfig c;
   const nlohmann::json cells = r.raw("cells");
   if (!cells.is_array() || cells.empty())
-    r.fail("cells", "must be a non-empty list of cell names, got " + describe_json(cells));
-  const std::vector<std::string> known = registered_cell_names();
-  for (const auto& e : cells) {
-    if (!e.is_string()) r.fail("cells", "entries must be strings, got " + describe_json(e));
-    const std::string name = e.get<std::string>();
-    if (!is_registered_cell(name)) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      const std::string near = closest_name(name, known);
-      r.fail("cells", "unknown cell '" + name + "' (registered: " + list + ")" +
-                          (near.empty() ? "" : "; did you mean '" + near + "'?"));
-    }
-    c.cells.push_back(name);
+    r.fail("cells", "must be a non-empty list of cell names or {\"name\", \"cell\"} objects, got " +
+                        describe_json(cells));
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const std::string path = "cells[" + std::to_string(i) + "]";
+    SpeedCell e = parse_cell_entry(r, cells[i], path);
+    for (size_t j = 0; j < c.cells.size(); ++j)
+      if (c.cells[j].name == e.name)
+        r.fail(path, "repeats the label '" + e.name + "' of cells[" + std::to_string(j) +
+                         "]; every entry needs a label of its own (records and tables are keyed by it)");
+    c.cells.push_back(std::move(e));
   }
   const nlohmann::json shapes = r.raw("shapes");
   if (!shapes.is_array() || shapes.empty())
@@ -272,6 +334,7 @@ SpeedConfig parse_speed_config(JsonReader& r) {
   c.out = r.require_string("out");
   if (c.out.empty()) r.fail("out", "must be a non-empty output prefix (e.g. results/speed/lm)");
   r.finish();
+  check_cells_build(r, c);
   return c;
 }
 
@@ -279,7 +342,17 @@ nlohmann::json to_json(const SpeedConfig& c) {
   nlohmann::json shapes = nlohmann::json::array();
   for (const auto& s : c.shapes)
     shapes.push_back({{"name", s.name}, {"embed", s.embed}, {"hidden", s.hidden}, {"layers", s.layers}});
-  return {{"cells", c.cells},       {"shapes", shapes},
+  nlohmann::json cells = nlohmann::json::array();
+  for (const SpeedCell& e : c.cells) {
+    if (!e.object) {
+      cells.push_back(e.name);
+      continue;
+    }
+    nlohmann::json cell = to_json(e.cell);
+    cell.erase("hidden");   // each shape's
+    cells.push_back({{"name", e.name}, {"cell", cell}});
+  }
+  return {{"cells", cells},         {"shapes", shapes},
           {"vocab", c.vocab},       {"batch", c.batch},
           {"bptt", c.bptt},         {"threads", c.threads},
           {"warmup_steps", c.warmup_steps}, {"windows", c.windows},
@@ -295,11 +368,11 @@ SpeedReport run_speed(const SpeedConfig& c, bool verbose) {
     const double peak = fma_peak_gflops(threads);
     if (verbose) std::fprintf(stderr, "threads %d: FMA peak %.1f GFLOP/s\n", threads, peak);
     for (const SpeedShape& s : c.shapes) {
-      for (const std::string& cell : c.cells) {
+      for (const SpeedCell& cell : c.cells) {
         SpeedRecord r = run_one(c, cell, s, threads, peak);
         if (verbose)
           std::fprintf(stderr, "%-6s %-8s threads %d: train %.0f words/s (%.1f GFLOP/s), infer %.0f words/s%s\n",
-                       cell.c_str(), s.name.c_str(), threads, r.train_words_s, r.train_gflops, r.infer_words_s,
+                       cell.name.c_str(), s.name.c_str(), threads, r.train_words_s, r.train_gflops, r.infer_words_s,
                        r.finite ? "" : "  [non-finite loss]");
         rep.records.push_back(std::move(r));
       }

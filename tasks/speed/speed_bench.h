@@ -1,11 +1,21 @@
 // The speed task (issue 4; the ATR paper's Tables 1 and 4 on a CPU): for every cell x shape x thread count,
 // a word-level LM on random token ids — the exact workload of reference/torch_speed.md:
-//   x = E[w] -> L stacked cells -> untied softmax, no dropout, LSTM forget bias 0, batch B, BPTT T;
+//   x = E[w] -> L stacked cells -> untied softmax, no dropout, LSTM forget bias 0 (unless a cell
+//   object sets it), batch B, BPTT T;
 //   training step  = forward + backward + gradient clip (norm 5) + SGD step + zero_grad (Mode::kTrain);
 //   inference step = forward + loss (Mode::kInfer);
 //   words/s = T·B tokens per step / median step time over the timed windows (warm-up excluded);
 //   GFLOP/s = counted GEMM flops of one training step (2mnk per gemm(), core/ops/linalg.h) / median step time;
 //   % of peak = GFLOP/s / a register-only AVX2 FMA loop run with the same thread count.
+// "cells" entries: a registered cell name ("atr": the cell with every default), or an object
+//   {"name": "atr+ln", "cell": {"type": "atr", "layer_norm": true}}
+// whose "cell" is a cell config exactly as the tasks' "model.cell" (rnn/cell_config.h, parsed by parse_cell:
+// unknown keys are errors naming the path, e.g. cells[1].cell.layr_norm) except "hidden", which each shape
+// sets; "name" is the label the records, tables and CSV show in the `cell` column. Labels are unique, and a
+// label that is a registered name must be that cell with its defaults (the ATR : GRU : LSTM line reads them).
+// Every object entry is built once per shape while parsing, so an option its cell type lacks (layer_norm on
+// lstm) is an error before anything runs. to_json writes a name back as a string and an object with the
+// resolved cell (every key but hidden).
 // Peak RSS is getrusage's ru_maxrss: a process-wide high-water mark, so a record also reflects every
 // configuration run before it (they run in config order). The RSS flatness check (rss_steps > 0) reads the
 // current RSS from /proc/self/statm after training step 100 and after step rss_steps.
@@ -16,6 +26,7 @@
 #include <vector>
 
 #include "base/real.h"
+#include "rnn/cell_config.h"
 
 namespace twin {
 class JsonReader;
@@ -28,8 +39,15 @@ struct SpeedShape {
   int embed = 200, hidden = 200, layers = 2;
 };
 
+// One "cells" entry: its label and the cell it builds (hidden is filled from each shape).
+struct SpeedCell {
+  std::string name;                   // the label: the record's `cell`
+  CellConfig cell;                    // a bare name: CellConfig with that type and every default
+  bool object = false;                // written back as {"name", "cell"} (else as the bare name)
+};
+
 struct SpeedConfig {
-  std::vector<std::string> cells;     // registered cell names
+  std::vector<SpeedCell> cells;
   std::vector<SpeedShape> shapes;
   int vocab = 10000, batch = 20, bptt = 35;
   std::vector<int> threads = {1};
@@ -43,7 +61,7 @@ SpeedConfig parse_speed_config(JsonReader& r);
 nlohmann::json to_json(const SpeedConfig& c);
 
 struct SpeedRecord {
-  std::string cell, shape;
+  std::string cell, shape;                   // cell: the entry's label
   int embed = 0, hidden = 0, layers = 0, threads = 0;
   Index params = 0;                          // ParamStore total
   int weight_matrices = 0, matrix_transformations = 0;   // Cell::info() (Table 1)
