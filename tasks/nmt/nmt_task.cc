@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bleu.h"
 #include "nmt_gates.h"
 #include "data/text.h"
+#include "eval/bleu.h"
 #include "ops/ops.h"
 #include "text_tok.h"
 #include "train/checkpoint.h"

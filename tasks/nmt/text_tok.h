@@ -1,38 +1,14 @@
-// Text processing for MT evaluation (bleu.h uses it):
-//  - tokenize_13a: sacreBLEU's default "13a" tokenizer, which reproduces mteval-v13a.pl. Follows
-//    sacrebleu/tokenizers/tokenizer_13a.py and tokenizer_re.py (github.com/mjpost/sacrebleu, 2.x) exactly:
-//    the same replacements in the same order, and the four regex passes emulated by a byte scanner with
-//    Python's left-to-right, non-overlapping re.sub semantics (std::regex was not needed).
-//  - detokenize: a Moses-style detokenizer for the output of a model trained on Multi30k's
-//    *.lc.norm.tok.{en,de} files (lowercased, normalize-punctuation.perl, tokenizer.perl with its XML escapes).
-//    Follows mosesdecoder's scripts/tokenizer/detokenizer.perl for en, plus rules for apostrophes that Moses
-//    lacks (listed in text_tok.cc); it is not a byte-for-byte port.
-//  - UTF-8 helpers: Python-compatible whitespace splitting and lowercasing, so scores match sacreBLEU on
-//    German text (Ü, ß, non-breaking spaces).
+// Text processing for NMT's scoring: a Moses-style detokenizer for the output of a model trained on Multi30k's
+// *.lc.norm.tok.{en,de} files (lowercased, normalize-punctuation.perl, tokenizer.perl with its XML escapes), so
+// that sacreBLEU (core/eval/bleu.h, tokenize 13a) can score it against the raw references. Follows mosesdecoder's
+// scripts/tokenizer/detokenizer.perl for en, plus rules for apostrophes that Moses lacks (listed in
+// text_tok.cc); it is not a byte-for-byte port. Whitespace and UTF-8 are handled as Python does
+// (core/data/unicode_text.h).
 #pragma once
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace twin::nmt {
-
-// Splits on whitespace as Python's str.split() does: ASCII \t \n \v \f \r and space, \x1c-\x1f, and the
-// Unicode spaces U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000.
-// The views point into s. Unlike twin::split_whitespace (data/text.h, which keeps U+00A0 as data on purpose):
-// sacreBLEU splits on U+00A0, and Multi30k's raw references contain it ("120\u00a0cm").
-std::vector<std::string_view> split_unicode_whitespace(std::string_view s);
-
-// Removes the whitespace split_unicode_whitespace() splits on at both ends (Python's str.strip()).
-std::string_view strip_unicode_whitespace(std::string_view s);
-
-// Lowercases UTF-8 text like Python's str.lower() for ASCII, Latin-1, Latin Extended-A, Cyrillic
-// (U+0400-U+042F) and U+1E9E (capital sharp s); other characters (Greek, whose final-sigma rule Python
-// applies, and the rest) and invalid bytes are left unchanged.
-std::string utf8_lower(std::string_view s);
-
-// sacreBLEU's "13a" tokenisation of one line; tokens are joined by single spaces, no leading/trailing space.
-// Note that 13a unescapes only &quot; &amp; &lt; &gt; (not &apos;), as sacreBLEU does.
-std::string tokenize_13a(std::string_view line);
 
 // Undoes tokenizer.perl's escaping, in detokenizer.perl's order: &bar; &#124; -> |, &lt; &gt;, &bra; &#91; -> [,
 // &ket; &#93; -> ], &quot; -> ", &apos; -> ', and &amp; -> & last (so "&amp;lt;" becomes "&lt;", not "<").

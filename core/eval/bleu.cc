@@ -1,5 +1,5 @@
 // BLEU-4 and chrF as sacreBLEU 2.x computes them (see bleu.h for the references followed).
-#include "bleu.h"
+#include "eval/bleu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,9 +9,10 @@
 #include <unordered_map>
 
 #include "base/check.h"
-#include "text_tok.h"
+#include "data/unicode_text.h"
+#include "eval/tokenize_13a.h"
 
-namespace twin::nmt {
+namespace twin {
 namespace {
 
 constexpr int kOrder = 4;
@@ -329,4 +330,4 @@ ChrfScore corpus_chrf(const std::vector<std::string>& hyps, const std::vector<st
 
 std::string ChrfScore::str() const { return "chrF" + fmt("%g", beta) + " = " + fmt("%.2f", score); }
 
-}  // namespace twin::nmt
+}  // namespace twin

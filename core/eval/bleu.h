@@ -6,7 +6,8 @@
 // and mosesdecoder's scripts/generic/multi-bleu.perl, whose statistics and score equal tokenize "none" here.
 //
 // Two flavours that must not be confused in results tables (bleu_label() names them):
-//   tokenize "13a"  -> "sacreBLEU": detokenised hypotheses against raw references, the comparable number.
+//   tokenize "13a"  -> "sacreBLEU": detokenised hypotheses against raw references, the comparable number
+//                      (eval/tokenize_13a.h).
 //   tokenize "none" -> "BLEU (tokenised, multi-bleu)": tokenised text split on whitespace, as multi-bleu.perl
 //                      on Moses-tokenised files; depends on the tokenisation, so not comparable across papers.
 #pragma once
@@ -15,11 +16,11 @@
 #include <string>
 #include <vector>
 
-namespace twin::nmt {
+namespace twin {
 
 struct BleuOptions {
   std::string tokenize = "none";   // "none" (split on whitespace) | "13a" (sacreBLEU's default tokenizer)
-  bool lowercase = false;          // lowercase hypotheses and references first (utf8_lower)
+  bool lowercase = false;          // lowercase hypotheses and references first (utf8_lower, data/unicode_text.h)
   std::string smooth = "none";     // "none" | "exp" | "floor" | "add-k", as sacreBLEU defines them
   // floor: the numerator used for orders with no match (default 0.1); add-k: k added to the matches and
   // totals of orders 2-4 (default 1). Unset = sacreBLEU's default for the method; ignored by none and exp.
@@ -89,4 +90,4 @@ ChrfScore chrf_from_stats(const ChrfStats& stats, const ChrfOptions& opt, int nr
 ChrfScore corpus_chrf(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs,
                       const ChrfOptions& opt = {});
 
-}  // namespace twin::nmt
+}  // namespace twin

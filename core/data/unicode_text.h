@@ -1,0 +1,39 @@
+// UTF-8 text helpers that behave as Python's str methods do, for code that must agree with a Python reference
+// byte for byte: the MT metrics (eval/bleu.h follows sacreBLEU) and NMT's Moses-style detokenizer. They are
+// lenient, unlike data/text.h's strict readers: an invalid byte is data here, copied through unchanged.
+//  - split_unicode_whitespace / strip_unicode_whitespace: str.split() / str.strip() with no argument;
+//  - utf8_lower: str.lower() on the blocks German, French and Russian text needs (Ü, ß, non-breaking spaces);
+//  - utf8_decode, replace_all, join_with_spaces: the pieces the tokenizers are built from.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace twin {
+
+// Decodes the code point starting at s[i] into cp and returns its byte length. An invalid or truncated
+// sequence decodes as its first byte alone (cp = 0xFFFD), so callers copy such bytes through unchanged.
+std::size_t utf8_decode(std::string_view s, std::size_t i, char32_t& cp);
+
+// Splits on whitespace as Python's str.split() does: ASCII \t \n \v \f \r and space, \x1c-\x1f, and the
+// Unicode spaces U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000.
+// The views point into s. Unlike twin::split_whitespace (data/text.h, which keeps U+00A0 as data on purpose):
+// sacreBLEU splits on U+00A0, and Multi30k's raw references contain it ("120\u00a0cm").
+std::vector<std::string_view> split_unicode_whitespace(std::string_view s);
+
+// Removes the whitespace split_unicode_whitespace() splits on at both ends (Python's str.strip()).
+std::string_view strip_unicode_whitespace(std::string_view s);
+
+// Lowercases UTF-8 text like Python's str.lower() for ASCII, Latin-1, Latin Extended-A, Cyrillic
+// (U+0400-U+042F) and U+1E9E (capital sharp s); other characters (Greek, whose final-sigma rule Python
+// applies, and the rest) and invalid bytes are left unchanged.
+std::string utf8_lower(std::string_view s);
+
+// Replaces every occurrence of `from` in s by `to`, left to right, non-overlapping (Python's str.replace).
+void replace_all(std::string& s, std::string_view from, std::string_view to);
+
+// The parts joined by single spaces (Python's ' '.join(parts)).
+std::string join_with_spaces(const std::vector<std::string_view>& parts);
+
+}  // namespace twin
