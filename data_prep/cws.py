@@ -17,7 +17,7 @@ Two protocols:
             Its numbers are NOT comparable with published SIGHAN 2005 results.
 
 Reading the bakeoff format: one sentence per line, words separated by any run of ASCII whitespace or U+3000
-(ideographic space), as the score script and the C++ reader (tasks/cws/bmes.h split_segmented) do; CRLF or LF;
+(ideographic space), as the score script and the C++ reader (core/eval/segmentation.h split_segmented) do; CRLF or LF;
 a UTF-8 byte-order mark at the start is dropped. Invalid UTF-8 is an error naming the file, line and byte
 offset; so is any other whitespace or control character (U+00A0, U+2003, NUL, ...), because the C++ reader
 would keep it as part of a word. Empty
@@ -66,7 +66,7 @@ EXPECTED_GOLD = {"msr": (3985, 106873, 184355), "pku": (1944, 104372, 172733)}
 EXPECTED_WORD_TYPES = {"msr": 88119, "pku": 55303}
 # git blob ids of the training files recorded in the icwb2-data tree (sighan2005/SOURCE.md)
 TRAINING_BLOB = {"msr": "4ce7619c3dbe2380cc70c5c294d4d5add695f8f6", "pku": "1f4268102eda1de03165a8807a74200f54e20063"}
-SEP = re.compile("[ \t\n\v\f\r\u3000]+")  # ASCII whitespace and U+3000, as bmes.h split_segmented
+SEP = re.compile("[ \t\n\v\f\r\u3000]+")  # ASCII whitespace and U+3000, as core/eval/segmentation.h split_segmented
 # Other whitespace (U+00A0, U+2003, ...: the C++ reader keeps it inside a word) and control characters.
 BAD = re.compile(r"[^\S \t\n\v\f\r\u3000]|[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 STRIP = " \t\n\v\f\r\u3000"

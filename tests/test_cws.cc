@@ -10,7 +10,6 @@
 #include "base/threads.h"
 #include "bmes.h"
 #include "cws_data.h"
-#include "cws_metrics.h"
 #include "cws_synthetic.h"
 #include "cws_segment.h"
 #include "cws_task.h"

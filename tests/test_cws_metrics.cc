@@ -1,4 +1,4 @@
-// CWS scoring (tasks/cws/cws_metrics.h) and the BMES helpers (tasks/cws/bmes.h): SIGHAN counts and rates on
+// CWS scoring (core/eval/segmentation.h) and the BMES helpers (tasks/cws/bmes.h): SIGHAN counts and rates on
 // cases counted by hand in the comments (character spans listed, then every count and rate), the error
 // cases, the word-list and bakeoff-file readers and writer, BMES round trips and UTF-8 validation; and, when
 // the SIGHAN 2005 data is present ($RAW_DATA/sighan2005 or ../shared/data/sighan2005), the real MSR and PKU
@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "bmes.h"
-#include "cws_metrics.h"
+#include "data/text.h"
+#include "eval/segmentation.h"
 #include "test_util.h"
 
 namespace twin::cws {

@@ -3,9 +3,9 @@
 one that points up, naming file, line and the two modules. Exit 0 when none does, 1 otherwise.
 
 The layers, bottom first (a module may include itself and the modules before it):
-  base   types, checks, RNG, threads, the JSON reader, matrix products (gemm routing), the profiler
+  base   types, checks, RNG, threads, the JSON reader, matrix products (gemm routing), the profiler, file writes
   data   vocabularies, batching, text files (no graph: the double-precision engine is built without it)
-  eval   scoring shared by the tasks (labels, accuracy, confusion)
+  eval   scoring shared by the tasks (accuracy and confusion, entity spans, BLEU and chrF, word segmentation)
   graph  the tape and parameters
   ops    differentiable operations
   optim  optimisers, schedules and their configuration

@@ -181,4 +181,9 @@ std::vector<std::string> utf8_chars(std::string_view s) {
   return out;
 }
 
+std::vector<std::string> utf8_chars(std::string_view s, std::string_view where) {
+  require_utf8(s, where, "word");
+  return utf8_chars(s);
+}
+
 }  // namespace twin

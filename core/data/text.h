@@ -1,5 +1,6 @@
 // Plain-text input shared by every task: line readers (gzip read transparently), the whitespace tokeniser
-// and the UTF-8 character split used by Chinese word segmentation.
+// and the UTF-8 character split used by Chinese word segmentation (strict UTF-8; data/unicode_text.h has the
+// lenient, Python-compatible helpers the MT metrics need).
 //
 // Lines: '\n' ends a line; a trailing '\r' is stripped (CRLF files), and so is a UTF-8 byte-order mark at the
 // start of the file (Windows-made Chinese corpora often carry one, and it would glue itself to the first token).
@@ -51,6 +52,10 @@ std::vector<std::string> split_whitespace(std::string_view line);
 // sequences, overlong forms, surrogates (U+D800..DFFF) and code points above U+10FFFF. Throws twin::Error
 // naming the byte offset of the first bad sequence; callers that know the file and line use require_utf8.
 std::vector<std::string> utf8_chars(std::string_view s);
+
+// The same for one word whose origin the caller knows: invalid UTF-8 is require_utf8's Error "<where>: invalid
+// UTF-8 at byte N of the word (0xHH, ...)", with `where` e.g. "file:line (gold word 3)".
+std::vector<std::string> utf8_chars(std::string_view s, std::string_view where);
 
 // Byte offset of the first invalid sequence, or -1 when `s` is valid UTF-8.
 std::int64_t utf8_error_offset(std::string_view s);

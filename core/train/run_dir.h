@@ -1,22 +1,17 @@
 // The run folder (DESIGN §4 "Run folder and checkpoints", §9): config.resolved.json, command.txt,
 // params.txt, metrics.jsonl, checkpoints, progress.json. Every file except the append-only metrics log is
-// written with write_text_atomic, so a crash leaves either the old or the new file, never half of one.
+// written with write_text_atomic (base/file_io.h, included here for the files that write through it), so a
+// crash leaves either the old or the new file, never half of one.
 #pragma once
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/file_io.h"
+
 namespace twin {
 
 class ParamStore;
-
-// Writes `data` (text or binary) to `path` atomically: a temp file in the same directory, fsync, rename
-// over `path`, fsync of the directory. On any failure the temp file is removed, `path` is untouched, and a
-// twin::Error names the path and the system error.
-void write_text_atomic(const std::string& path, const std::string& data);
-// Whole file as bytes; throws naming the path when it cannot be read.
-std::string read_file(const std::string& path);
-bool file_exists(const std::string& path);
 
 class RunDir {
  public:
@@ -62,9 +57,5 @@ int truncate_metrics_after(const std::string& path, long step);
 // was written). Lines at the same step as the checkpoint but written after it (an end-of-epoch evaluation)
 // are dropped too, which the step-based form cannot do. Missing file: no-op. Returns the lines dropped.
 int truncate_metrics_rows(const std::string& path, long rows);
-
-// Removes the hidden temp files (".<name>.tmp-<pid>-<n>", see write_text_atomic) that a process killed
-// during a write left in `dir`, unless their writer is still alive. Returns the number removed.
-int remove_stale_temp_files(const std::string& dir);
 
 }  // namespace twin

@@ -15,16 +15,6 @@ int tag_from_letter(char c, const std::string& where) {
   }
 }
 
-std::vector<std::string> utf8_chars(std::string_view s, const std::string& where) {
-  require_utf8(s, where, "word");
-  return twin::utf8_chars(s);
-}
-
-std::vector<std::string> split_segmented(std::string_view line, const std::string& where) {
-  require_utf8(line, where);
-  return split_whitespace(line);   // ASCII whitespace (CR included) and U+3000
-}
-
 std::vector<int> words_to_tags(const std::vector<std::string>& words, const std::string& where) {
   std::vector<int> tags;
   for (const std::string& w : words) {

@@ -1,9 +1,9 @@
 // Characters and BMES tags for Chinese word segmentation (ATR paper Appendix A.2.3, after Chen et al. 2015):
 // every character of a sentence gets B, M or E (begin, middle, end of a multi-character word) or S (a
-// single-character word). UTF-8 is validated here, so a bad byte is reported with where it was.
+// single-character word). Words are split into characters by utf8_chars(word, where) (core/data/text.h), so a
+// bad byte is reported with where it was; segmented lines are read by split_segmented (core/eval/segmentation.h).
 #pragma once
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "base/real.h"
@@ -17,15 +17,6 @@ inline constexpr const char* kTagLetters = "BMES";
 
 // 'B','M','E','S' -> Tag; anything else is an Error naming `where`.
 int tag_from_letter(char c, const std::string& where);
-
-// The characters (code points, each as its UTF-8 bytes) of s (core/data/text.h). Invalid UTF-8 (a stray
-// continuation byte, a truncated or overlong sequence, a surrogate, a code point above U+10FFFF) is an Error
-// naming `where` and the byte offset.
-std::vector<std::string> utf8_chars(std::string_view s, const std::string& where);
-
-// Words of one line of the SIGHAN bakeoff format: separated by any run of ASCII whitespace (so the CR of the
-// bakeoff files' CRLF goes too) or U+3000 (ideographic space). UTF-8 is validated.
-std::vector<std::string> split_segmented(std::string_view line, const std::string& where);
 
 // One tag per character: S for a one-character word, B M* E otherwise.
 std::vector<int> words_to_tags(const std::vector<std::string>& words, const std::string& where);

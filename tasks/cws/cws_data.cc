@@ -5,6 +5,7 @@
 #include "base/check.h"
 #include "bmes.h"
 #include "data/text.h"
+#include "eval/segmentation.h"
 
 namespace twin::cws {
 

@@ -9,7 +9,6 @@
 #include "base/json_reader.h"
 #include "base/threads.h"
 #include "bmes.h"
-#include "cws_metrics.h"
 #include "data/text.h"
 #include "train/checkpoint.h"
 #include "train/predict_cli.h"

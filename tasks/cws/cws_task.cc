@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "bmes.h"
-#include "cws_metrics.h"
 #include "cws_segment.h"
+#include "eval/segmentation.h"
 #include "ops/ops.h"
 #include "train/checkpoint.h"
 

@@ -1,5 +1,5 @@
 // The CWS task for the shared trainer (core/train/trainer.h): batches of 128 sentences, the objective averaged
-// over a batch's sentences, dev F1 (SIGHAN definitions, cws_metrics.h) selecting the best model, and at the end
+// over a batch's sentences, dev F1 (SIGHAN definitions, core/eval/segmentation.h) selecting the best model, and at the end
 // the segmented dev and test files in the bakeoff format (so the official `score` script can be run on them)
 // with P/R/F1, OOV and IV recall in summary.json.
 #pragma once

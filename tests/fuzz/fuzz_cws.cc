@@ -1,5 +1,5 @@
 // Fuzz target: the prepared SIGHAN/CWS data the cws task reads (tasks/cws/cws_data.h read_split, bmes.h, the
-// OOV word list of cws_metrics.h) and the strict UTF-8 validation under them (core/data/text.h).
+// OOV word list of core/eval/segmentation.h) and the strict UTF-8 validation under them (core/data/text.h).
 //
 // Input: `<train.seg>#--#<train.bmes>[#--#<train_words.txt>]` (fuzz_util.h kSep). After a successful read the
 // sentences go through the vocabulary and batching the training loop uses, and two invariants are checked
@@ -11,7 +11,7 @@
 #include "base/rng.h"
 #include "bmes.h"
 #include "cws_data.h"
-#include "cws_metrics.h"
+#include "eval/segmentation.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   c.bigrams = size % 2 == 1;
   if (parts.size() > 2) {
     const std::string words = fuzz::put_file("train_words.txt", parts[2]);
-    fuzz::expect_error_or_ok([&] { (void)cws::read_word_list(words); });
+    fuzz::expect_error_or_ok([&] { (void)read_word_list(words); });
   }
   fuzz::expect_error_or_ok([&] {
     const std::vector<cws::Sentence> sents = cws::read_split(c, "train");

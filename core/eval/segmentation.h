@@ -1,6 +1,7 @@
 // Chinese word segmentation scores as the SIGHAN bakeoff defines them (Emerson 2005; the bakeoff `score`
 // script of icwb2-data): precision, recall and F1 over words, the OOV rate of the gold text, and the recall
-// of OOV and of in-vocabulary (IV) gold words.
+// of OOV and of in-vocabulary (IV) gold words; and the bakeoff's file formats (segmented lines, word lists).
+// Used by CWS (tasks/cws) for its metric, its data and its outputs (plots/rescore.py recomputes the scores).
 //
 // Alignment: within one sentence a test word is correct iff the gold segmentation has a word with exactly
 // the same [start, end) character span (so both its boundaries are right and nothing was merged into or cut
@@ -22,10 +23,15 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
-namespace twin::cws {
+namespace twin {
+
+// Words of one line of the SIGHAN bakeoff format: separated by any run of ASCII whitespace (so the CR of the
+// bakeoff files' CRLF goes too) or U+3000 (ideographic space). UTF-8 is validated (an Error naming `where`).
+std::vector<std::string> split_segmented(std::string_view line, const std::string& where);
 
 struct SegCounts {
   long gold_words = 0;    // words in the gold segmentation
@@ -68,7 +74,7 @@ SegCounts score_corpus(const std::vector<std::vector<std::string>>& gold,
 std::unordered_set<std::string> read_word_list(const std::string& path);
 
 // A segmented file (bakeoff format, or our .seg files): one sentence per line, words separated by runs of
-// ASCII whitespace or U+3000 (bmes.h split_segmented). Every line is kept, so an empty line is an empty sentence
+// ASCII whitespace or U+3000 (split_segmented). Every line is kept, so an empty line is an empty sentence
 // and sentence i is line i + 1. Errors name file:line.
 std::vector<std::vector<std::string>> read_segmented(const std::string& path);
 
@@ -79,4 +85,4 @@ std::vector<std::vector<std::string>> read_segmented(const std::string& path);
 // it. Written atomically (temp file + rename). A word that is empty or holds whitespace is an Error.
 void write_segmented(const std::string& path, const std::vector<std::vector<std::string>>& sentences);
 
-}  // namespace twin::cws
+}  // namespace twin

@@ -1,14 +1,13 @@
-#include "cws_metrics.h"
+#include "eval/segmentation.h"
 
 #include <cstdio>
 #include <utility>
 
 #include "base/check.h"
-#include "bmes.h"
+#include "base/file_io.h"
 #include "data/text.h"
-#include "train/run_dir.h"
 
-namespace twin::cws {
+namespace twin {
 
 namespace {
 
@@ -44,6 +43,11 @@ bool is_separator(const std::string& ch) {
 }
 
 }  // namespace
+
+std::vector<std::string> split_segmented(std::string_view line, const std::string& where) {
+  require_utf8(line, where);
+  return split_whitespace(line);   // ASCII whitespace (CR included) and U+3000
+}
 
 void SegCounts::add(const SegCounts& o) {
   gold_words += o.gold_words;
@@ -167,4 +171,4 @@ void write_segmented(const std::string& path, const std::vector<std::vector<std:
   write_text_atomic(path, text);
 }
 
-}  // namespace twin::cws
+}  // namespace twin
