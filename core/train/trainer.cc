@@ -160,37 +160,6 @@ void load_last(const std::string& path, ParamStore& store, Optimizer& opt, Named
 
 bool stderr_is_tty() { return isatty(fileno(stderr)) != 0; }
 
-NamedMats gather_task_state(const NamedMats& mine) {
-  NamedMats all;
-  for (const auto& [n, m] : mine) {
-    Mat g = dist::gather_rows(m);
-    if (dist::is_root()) all.emplace_back(n, std::move(g));
-  }
-  return all;
-}
-
-Metrics share_metrics(const Metrics& m) {
-  std::string s = nlohmann::json{{"name", m.primary_name}, {"primary", m.primary}, {"higher", m.higher_is_better},
-                                 {"values", m.values}}.dump();
-  dist::broadcast(s);
-  const nlohmann::json j = nlohmann::json::parse(s);
-  Metrics out;
-  out.primary_name = j.at("name").get<std::string>();
-  out.primary = j.at("primary").is_number() ? j.at("primary").get<double>() : std::nan("");   // NaN dumps as null
-  out.higher_is_better = j.at("higher").get<bool>();
-  out.values = j.at("values");
-  return out;
-}
-
-Rng rank_step_rng(std::uint64_t seed, long step, int rank) {
-  // splitmix64 of the three: nearby (seed, step, rank) give unrelated streams.
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL ^ (static_cast<std::uint64_t>(step) << 16) ^
-                    static_cast<std::uint64_t>(rank) * 0xD1B54A32D192ED03ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return Rng(z ^ (z >> 31));
-}
-
 namespace {
 std::string hms(double s) {
   char buf[32];

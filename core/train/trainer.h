@@ -13,12 +13,12 @@
 
 #include "base/threads.h"
 #include "optim/clip.h"
-#include "train/dist.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
 #include "train/checkpoint.h"
 #include "train/config.h"
 #include "train/progress.h"
+#include "train/replicas.h"
 #include "train/run_dir.h"
 #include "train/signals.h"
 #include "train/snapshots.h"
@@ -57,13 +57,6 @@ void print_progress(const Progress& p, size_t batch, size_t n_batches, double lo
                     const char* loss_name = "loss", bool show_ppl = true);
 void print_eval(Split s, const Metrics& m, long step, int epoch);
 bool stderr_is_tty();
-// Data-parallel runs (train/dist.h): the full task state from every rank's rows (rank order), on rank 0.
-NamedMats gather_task_state(const NamedMats& mine);
-// Rank 0's metrics on every rank (the others did not evaluate).
-Metrics share_metrics(const Metrics& m);
-// Per-step randomness of one rank in a data-parallel run: a function of (seed, step, rank) alone, so a run is
-// reproducible for a given number of ranks and resumes exactly without saving every rank's generator.
-Rng rank_step_rng(std::uint64_t seed, long step, int rank);
 }  // namespace detail
 
 template <class TaskT>
@@ -71,15 +64,11 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   const TrainConfig& tc = o.train;
   ParamStore& store = task.params();
   std::unique_ptr<Optimizer> opt = make_optimizer(tc.optim);
-  // Data-parallel (train/dist.h): rank 0 alone writes; every rank computes its shard of each batch.
-  const bool root = dist::is_root(), parallel = dist::active();
-  if (parallel) {
-    if constexpr (requires(TaskT& t) { t.set_shard(dist::Shard{}); }) {
-      task.set_shard(dist::shard());
-    } else {
-      TW_FAIL("this task does not support data-parallel training (no set_shard); run it without mpirun");
-    }
-  }
+  // Data-parallel under mpirun (train/replicas.h): rank 0 alone writes; every rank computes its shard of each
+  // batch. In a single process every Replicas step is the identity or the ordinary one.
+  Replicas replicas;
+  const bool root = replicas.is_root();
+  replicas.give_shard(task);
   TW_CHECK(!o.run_dir.empty(), "empty run folder path (HINT: set \"out_dir\" or \"name\" in the experiment)");
   const std::string& run_path = o.run_dir;
   if (root) {
@@ -98,10 +87,8 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   NamedMats task_state;
   bool pending_state = false;
   if (o.resume) {
-    TW_CHECK(file_exists(last_path), dist::who(), "--resume: no checkpoint at ", last_path,
-             " (HINT: a run saves it at each evaluation, on SIGINT/SIGTERM and at the end",
-             parallel ? "; under mpirun every rank reads it, so the run folder must be on a filesystem all ranks see)"
-                      : ")");
+    TW_CHECK(file_exists(last_path), replicas.who(), "--resume: no checkpoint at ", last_path,
+             " (HINT: a run saves it at each evaluation, on SIGINT/SIGTERM and at the end", replicas.resume_hint(), ")");
     detail::load_last(last_path, store, *opt, task_state, p);
     // Lines a crashed session wrote after its last checkpoint would otherwise appear twice.
     if (root) {
@@ -114,12 +101,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     if (!o.quiet && root) std::fprintf(stderr, "resumed from %s at epoch %d, batch %zu, step %ld\n", last_path.c_str(),
                                        p.epoch, p.batch, p.step);
   }
-  if (parallel) {   // one set of parameters everywhere, at start and after --resume
-    dist::broadcast_params(store);
-    std::string st = p.to_json().dump();
-    dist::broadcast(st);
-    if (!root) p = Progress::from_json(nlohmann::json::parse(st));
-  }
+  replicas.start_alike(store, p);   // one set of parameters and one position everywhere
   std::unique_ptr<MetricsLog> log_file;
   if (root) log_file = std::make_unique<MetricsLog>(in_dir("metrics.jsonl"));
   auto log_append = [&](const nlohmann::json& row) {
@@ -140,7 +122,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   const bool tty = !quiet && detail::stderr_is_tty();
   // next_batch: where a resume continues in this epoch (the batch after the one just trained).
   auto save_last = [&](size_t next_batch) {
-    const NamedMats st = parallel ? detail::gather_task_state(task.save_state()) : task.save_state();
+    const NamedMats st = replicas.whole_task_state(task.save_state());
     Progress at = p;
     at.batch = next_batch;
     if (log_file) at.metrics_rows = log_file->rows();
@@ -156,8 +138,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     detail::save_last(last_path, store, *opt, {}, at, o.config);
   }
   auto evaluate_dev = [&] {
-    Metrics m = root ? task.evaluate(Split::kDev) : Metrics{};
-    if (parallel) m = detail::share_metrics(m);
+    const Metrics m = replicas.evaluate(task, Split::kDev);
     out.last = m;
     const bool improved = !p.has_best || m.better_than(p.best);
     if (improved) {
@@ -186,6 +167,47 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   double& window_units = p.window_units;
   long& window_steps = p.window_steps;
   Stopwatch window_clock;
+  // Closes the log window after this batch of n_batches: one train line of metrics.jsonl, one progress line.
+  auto log_train_window = [&](size_t n_batches, double gnorm) {
+    const double secs = std::max(window_clock.seconds(), 1e-9);
+    const double ups = window_units / secs;
+    const double left = static_cast<double>(n_batches - p.batch - 1) +
+                        static_cast<double>(tc.max_epochs - p.epoch) * static_cast<double>(n_batches);
+    double eta = (tc.max_steps > 0 ? std::min(left, static_cast<double>(tc.max_steps - p.step)) : left) * secs /
+                 static_cast<double>(std::max(1L, window_steps));
+    // A time budget (the demo's 5 minutes) ends the run before the recipe's last epoch: count down to it.
+    if (tc.max_minutes > 0) eta = std::min(eta, std::max(0.0, 60 * tc.max_minutes - (p.elapsed_s + wall.seconds())));
+    const double wl = window_units > 0 ? window_loss / window_units : 0;
+    nlohmann::json row = {{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
+                          {"grad_norm", gnorm}, {"units_s", ups}, {"elapsed_s", p.elapsed_s + wall.seconds()}};
+    // A task may add what it can measure cheaply on the batch in hand (the LM: its carried state's size).
+    if constexpr (requires { task.log_extras(); }) {
+      if (root) row.update(task.log_extras());
+    }
+    log_append(row);
+    if (!quiet) {
+      // The task's own training objective: a cross-entropy shows its perplexity too, a hinge loss does not.
+      const char* loss_name = "loss";
+      bool show_ppl = true;
+      if constexpr (requires { task.progress_loss_name(); }) {
+        loss_name = task.progress_loss_name();
+        show_ppl = std::string(loss_name) == "nll";
+      }
+      detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty, loss_name, show_ppl);
+    }
+    window_loss = window_units = 0;
+    window_steps = 0;
+    window_clock.reset();
+  };
+  // A non-finite loss or gradient norm stops the run before the update; rank 0 says so, even when quiet.
+  auto report_non_finite = [&](double step_loss, double gnorm) {
+    if (root) std::fprintf(stderr,
+                 "error: non-finite %s at epoch %d step %ld (loss %g, grad norm %g); stopped. The last good "
+                 "checkpoint is %s (HINT: lower the learning rate or set train.optim.clip_norm)\n",
+                 std::isfinite(step_loss) ? "gradient" : "loss", p.epoch, p.step + 1, step_loss, gnorm,
+                 file_exists(last_path) ? last_path.c_str() : "(none yet)");
+  };
+
   bool stop = false;
   Graph g(Mode::kTrain);   // one tape for every step: clear() recycles its buffers (Graph::take)
   while (p.epoch <= tc.max_epochs && !stop) {
@@ -202,36 +224,17 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
       p.lr = scheduled_lr(tc.schedule, tc.optim.lr, p.sched_progress());
       Stopwatch step_clock;
       g.clear();
-      Rng rank_rng;
-      if (parallel) rank_rng = detail::rank_step_rng(o.run.seed, p.step, dist::rank());
-      LossOut lo = task.loss(g, p.batch, parallel ? rank_rng : p.step_rng);
+      LossOut lo = task.loss(g, p.batch, replicas.step_rng(p, o.run.seed));
       bool stop_asked = stop_requested();
-      if (parallel) {
-        // Every rank backpropagates (a non-finite shard loss poisons the sum and all ranks stop together);
-        // loss, units and a stop request are agreed in one call.
-        if (lo.loss.valid()) g.backward(lo.loss);   // invalid: this rank had no share of the batch
-        dist::allreduce_grads(store);
-        double agreed[3] = {lo.loss_sum, lo.units, stop_asked ? 1.0 : 0.0};
-        dist::allreduce_sum(agreed, 3);
-        lo.loss_sum = agreed[0];
-        lo.units = agreed[1];
-        stop_asked = agreed[2] > 0;
-      }
-      const double step_loss = lo.units > 0 ? lo.loss_sum / lo.units : lo.loss_sum;
+      // The whole batch's gradients, loss and units (and any rank's stop request), before clipping.
+      const double step_loss = replicas.backward(g, lo, store, stop_asked);
       double gnorm = 0;
-      if (std::isfinite(step_loss)) {
-        if (!parallel) g.backward(lo.loss);
-        gnorm = clip_global_norm(store, static_cast<Real>(tc.optim.clip_norm));
-      }
+      if (std::isfinite(step_loss)) gnorm = clip_global_norm(store, static_cast<Real>(tc.optim.clip_norm));
       if (!std::isfinite(step_loss) || !std::isfinite(gnorm)) {
         // Keep the last good checkpoint: the parameters were not updated with this step.
         store.zero_grad();
         out.stop_reason = "non_finite";
-        if (root) std::fprintf(stderr,
-                     "error: non-finite %s at epoch %d step %ld (loss %g, grad norm %g); stopped. The last good "
-                     "checkpoint is %s (HINT: lower the learning rate or set train.optim.clip_norm)\n",
-                     std::isfinite(step_loss) ? "gradient" : "loss", p.epoch, p.step + 1, step_loss, gnorm,
-                     file_exists(last_path) ? last_path.c_str() : "(none yet)");
+        report_non_finite(step_loss, gnorm);
         stop = true;
         break;
       }
@@ -246,48 +249,15 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
       window_units += lo.units;
       ++window_steps;
 
-      const bool last_batch = p.batch + 1 == n_batches;
-      if (tc.log_every > 0 && (p.step % tc.log_every == 0 || last_batch)) {
-        const double secs = std::max(window_clock.seconds(), 1e-9);
-        const double ups = window_units / secs;
-        const double left = static_cast<double>(n_batches - p.batch - 1) +
-                            static_cast<double>(tc.max_epochs - p.epoch) * static_cast<double>(n_batches);
-        double eta = (tc.max_steps > 0 ? std::min(left, static_cast<double>(tc.max_steps - p.step)) : left) * secs /
-                     static_cast<double>(std::max(1L, window_steps));
-        // A time budget (the demo's 5 minutes) ends the run before the recipe's last epoch: count down to it.
-        if (tc.max_minutes > 0) eta = std::min(eta, std::max(0.0, 60 * tc.max_minutes - (p.elapsed_s + wall.seconds())));
-        const double wl = window_units > 0 ? window_loss / window_units : 0;
-        nlohmann::json row = {{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
-                              {"grad_norm", gnorm}, {"units_s", ups}, {"elapsed_s", p.elapsed_s + wall.seconds()}};
-        // A task may add what it can measure cheaply on the batch in hand (the LM: its carried state's size).
-        if constexpr (requires { task.log_extras(); }) {
-          if (root) row.update(task.log_extras());
-        }
-        log_append(row);
-        if (!quiet) {
-          // The task's own training objective: a cross-entropy shows its perplexity too, a hinge loss does not.
-          const char* loss_name = "loss";
-          bool show_ppl = true;
-          if constexpr (requires { task.progress_loss_name(); }) {
-            loss_name = task.progress_loss_name();
-            show_ppl = std::string(loss_name) == "nll";
-          }
-          detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty, loss_name, show_ppl);
-        }
-        window_loss = window_units = 0;
-        window_steps = 0;
-        window_clock.reset();
-      }
+      if (tc.log_every > 0 && (p.step % tc.log_every == 0 || p.batch + 1 == n_batches))
+        log_train_window(n_batches, gnorm);
 
       bool evaluated = false;
       if (tc.eval_every > 0 && p.step % tc.eval_every == 0) {
         evaluate_dev();
         evaluated = true;
       }
-      double minutes = (p.elapsed_s + wall.seconds()) / 60.0;
-      if (parallel) {   // rank 0's clock decides, so every rank stops at the same step
-        dist::broadcast(&minutes, 1);
-      }
+      const double minutes = replicas.from_root((p.elapsed_s + wall.seconds()) / 60.0);   // every rank stops alike
       if (stop_asked) out.stop_reason = "signal";
       else if (tc.max_steps > 0 && p.step >= tc.max_steps) out.stop_reason = "max_steps";
       else if (tc.max_minutes > 0 && minutes >= tc.max_minutes) out.stop_reason = "max_minutes";
