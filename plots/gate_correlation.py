@@ -1,6 +1,6 @@
 """ATR paper Fig. 3: per position, the mean input gate and mean forget gate (mean over units, then over the
 sentences reaching that position), both curves on one plot, with the Pearson r gates.json records.
-NMT gates.json (tasks/nmt/nmt_gates.cc): the decoder's two cells, "cell1" and "cell2", one panel each.
+NMT gates.json (tasks/nmt/model/nmt_gates.cc): the decoder's two cells, "cell1" and "cell2", one panel each.
 LM gates.json (tasks/lm/lm_gates.cc): the top layer, one panel. The two curves are the gates named in "pair"."""
 import os
 

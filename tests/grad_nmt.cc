@@ -4,10 +4,10 @@
 // deep-transition cell, padded batches.
 #include <gtest/gtest.h>
 
+#include "corpus/nmt_data.h"
 #include "gradcheck.h"
-#include "nmt_data.h"
+#include "model/rnnsearch.h"
 #include "ops/ops.h"
-#include "rnnsearch.h"
 
 namespace twin::nmt {
 namespace {

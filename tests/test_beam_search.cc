@@ -11,8 +11,8 @@
 #include <map>
 #include <set>
 
-#include "beam_search.h"
-#include "ensemble.h"
+#include "decode/beam_search.h"
+#include "decode/ensemble.h"
 #include "test_util.h"
 
 namespace twin::nmt {

@@ -1,5 +1,5 @@
 // MT metrics (core/eval/bleu.h, eval/tokenize_13a.h, data/unicode_text.h) and NMT's detokenizer
-// (tasks/nmt/text_tok.h): BLEU and chrF on cases whose statistics are counted by hand in the comments (n-grams
+// (tasks/nmt/score/text_tok.h): BLEU and chrF on cases whose statistics are counted by hand in the comments (n-grams
 // listed, then the closed form of the score), sacreBLEU's 13a tokenizer on tricky strings, the Moses-style
 // detokenizer on real Multi30k lines, and the detokenizer's agreement with the raw Multi30k val references
 // (skipped when the data is absent).
@@ -16,8 +16,8 @@
 #include "data/unicode_text.h"
 #include "eval/bleu.h"
 #include "eval/tokenize_13a.h"
+#include "score/text_tok.h"
 #include "test_util.h"
-#include "text_tok.h"
 
 namespace twin::nmt {
 namespace {

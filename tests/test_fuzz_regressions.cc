@@ -10,15 +10,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/json_reader.h"
 #include "classify_data.h"
+#include "corpus/subword.h"
 #include "graph/param.h"
 #include "optim/optimizer.h"
-#include "subword.h"
 #include "test_util.h"
 #include "train/checkpoint.h"
 #include "train/config.h"
 #include "train/experiment.h"
-#include "base/json_reader.h"
 #include "train/progress.h"
 #include "train/run_dir.h"
 

@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "data/text.h"
+#include "model/nmt_gates.h"
 #include "nmt_cli.h"
-#include "nmt_gates.h"
 #include "nmt_synthetic.h"
 #include "nmt_task.h"
 #include "smoke_run.h"

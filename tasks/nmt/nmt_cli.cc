@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "data/text.h"
+#include "score/nmt_score.h"
 #include "train/checkpoint.h"
 #include "train/cli.h"
 #include "base/json_reader.h"

@@ -4,13 +4,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "nmt_gates.h"
-#include "data/text.h"
-#include "eval/bleu.h"
-#include "ops/ops.h"
-#include "text_tok.h"
-#include "train/checkpoint.h"
 #include "base/json_reader.h"
+#include "model/nmt_gates.h"
+#include "ops/ops.h"
+#include "score/nmt_score.h"
+#include "train/checkpoint.h"
 
 namespace twin::nmt {
 
@@ -50,28 +48,6 @@ SubwordPair load_subwords(const NmtDataConfig& c) {
     p.tgt = std::make_shared<Subword>(c.dir + "/" + c.bpe_tgt);
   }
   return p;
-}
-
-nlohmann::json score_split(const NmtDataConfig& c, const std::string& split, const std::vector<std::string>& hyps,
-                           const std::vector<std::string>& refs, std::vector<std::string>* detok_out) {
-  BleuOptions tok;
-  tok.tokenize = "none";   // the references are tokenised already (multi-bleu.perl convention)
-  tok.lowercase = true;
-  const BleuScore b = corpus_bleu(hyps, {refs}, tok);
-  nlohmann::json m = {{"bleu", b.score}, {"bleu_str", b.str()}, {"bleu_signature", b.signature}};
-  const std::string raw = split_path(c, split, c.tgt, TextForm::kRaw);
-  if (!std::filesystem::exists(raw)) return m;
-  std::vector<std::string> detok;
-  for (const auto& h : hyps) detok.push_back(c.form == TextForm::kTok ? detokenize(h, c.tgt) : h);
-  BleuOptions sacre;
-  sacre.tokenize = "13a";
-  sacre.lowercase = c.form == TextForm::kTok;   // a model trained on lowercased text cannot be scored cased
-  const BleuScore s = corpus_bleu(detok, {read_lines(raw)}, sacre);
-  m["sacrebleu"] = s.score;
-  m["sacrebleu_str"] = s.str();
-  m["sacrebleu_signature"] = s.signature;
-  if (detok_out) *detok_out = std::move(detok);
-  return m;
 }
 
 NmtTask::NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {

@@ -5,12 +5,12 @@
 #pragma once
 #include <memory>
 
-#include "beam_search.h"
-#include "nmt_data.h"
-#include "rnnsearch.h"
+#include "corpus/nmt_data.h"
+#include "decode/beam_search.h"
+#include "decode/translator.h"
+#include "model/rnnsearch.h"
 #include "train/cli.h"
 #include "train/dist.h"
-#include "translator.h"
 
 namespace twin::nmt {
 
@@ -27,13 +27,6 @@ struct SubwordPair {
   std::shared_ptr<Subword> src, tgt;
 };
 SubwordPair load_subwords(const NmtDataConfig& c);
-
-// The two BLEU flavours of a split's translations: "bleu" on the tokenised references (multi-bleu.perl
-// convention, lowercased) and, when data_prep wrote {split}.raw.{tgt}, "sacrebleu" (13a) on the detokenised
-// output against them (lowercased for a model trained on the lowercased tok form). Each with _str and
-// _signature. `detok` (optional) receives the detokenised lines (empty when there are no raw references).
-nlohmann::json score_split(const NmtDataConfig& c, const std::string& split, const std::vector<std::string>& hyps,
-                           const std::vector<std::string>& refs, std::vector<std::string>* detok = nullptr);
 
 class NmtTask {
  public:

@@ -8,21 +8,21 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "base/json_reader.h"
 #include "classify_data.h"
 #include "classify_model.h"
+#include "corpus/nmt_data.h"
 #include "cws_data.h"
 #include "cws_model.h"
 #include "fuzz_util.h"
 #include "lm_data.h"
 #include "lm_model.h"
-#include "nmt_data.h"
+#include "model/rnnsearch.h"
 #include "nmt_task.h"
-#include "rnnsearch.h"
 #include "snli_data.h"
 #include "snli_model.h"
 #include "train/config.h"
 #include "train/experiment.h"
-#include "base/json_reader.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Fuzz target: the parallel text reader and the subword (SentencePiece BPE) model loader of the NMT task
-// (tasks/nmt/nmt_data.h read_parallel, nmt_batches; tasks/nmt/subword.h Subword).
+// (tasks/nmt/corpus/nmt_data.h read_parallel, nmt_batches; tasks/nmt/corpus/subword.h Subword).
 //
 // Input: `<src text>#--#<tgt text>[#--#<model bytes>]` (fuzz_util.h kSep). With a third part, those bytes are
 // loaded as the subword model of both sides (a model file cut short, from another tool, or with other special
@@ -12,9 +12,9 @@
 #include <optional>
 
 #include "base/rng.h"
+#include "corpus/nmt_data.h"
+#include "corpus/subword.h"
 #include "fuzz_util.h"
-#include "nmt_data.h"
-#include "subword.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The "model" section of an NMT experiment (kept apart from rnnsearch.cc so the double-precision gradient
 // checks can compile the model without the training library).
-#include "rnnsearch.h"
+#include "model/rnnsearch.h"
 #include "train/config.h"
 #include "base/json_reader.h"
 

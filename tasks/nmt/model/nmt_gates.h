@@ -10,9 +10,9 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "nmt_batch.h"
-#include "rnnsearch.h"
-#include "subword.h"
+#include "corpus/nmt_batch.h"
+#include "corpus/subword.h"
+#include "model/rnnsearch.h"
 
 namespace twin::nmt {
 

@@ -1,6 +1,6 @@
 // log sum_i w_i exp(l_i), element-wise, in double with the max factored out (log-sum-exp). With one model
 // (w = 1) it is exactly m + log(1) = m: the model's own log-probs, so no special case is needed.
-#include "ensemble.h"
+#include "decode/ensemble.h"
 
 #include <algorithm>
 #include <cmath>

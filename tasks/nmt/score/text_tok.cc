@@ -1,5 +1,5 @@
 // Moses-style detokenizer (see text_tok.h for the references).
-#include "text_tok.h"
+#include "score/text_tok.h"
 
 #include <map>
 

@@ -1,4 +1,4 @@
-#include "subword.h"
+#include "corpus/subword.h"
 
 #include <sentencepiece_processor.h>
 

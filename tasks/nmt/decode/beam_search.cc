@@ -1,5 +1,5 @@
 // Beam search (Nematus' shrinking beam over a flat node array) and greedy decoding; see beam_search.h.
-#include "beam_search.h"
+#include "decode/beam_search.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "nmt_data.h"
+#include "corpus/nmt_data.h"
 
 #include <algorithm>
 

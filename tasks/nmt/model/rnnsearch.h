@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "base/rng.h"
-#include "nmt_batch.h"
+#include "corpus/nmt_batch.h"
 #include "nn/attention.h"
 #include "nn/embedding.h"
 #include "nn/linear.h"

@@ -1,4 +1,4 @@
-#include "nmt_gates.h"
+#include "model/nmt_gates.h"
 
 #include <algorithm>
 

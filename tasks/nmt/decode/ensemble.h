@@ -4,7 +4,7 @@
 #pragma once
 #include <vector>
 
-#include "beam_search.h"
+#include "decode/beam_search.h"
 
 namespace twin::nmt {
 

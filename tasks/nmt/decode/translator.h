@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "beam_search.h"
+#include "corpus/subword.h"
+#include "decode/beam_search.h"
 #include "graph/graph.h"
-#include "rnnsearch.h"
-#include "subword.h"
+#include "model/rnnsearch.h"
 
 namespace twin::nmt {
 

@@ -1,4 +1,4 @@
-#include "nmt_batch.h"
+#include "corpus/nmt_batch.h"
 
 namespace twin::nmt {
 

@@ -1,4 +1,4 @@
-#include "translator.h"
+#include "decode/translator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "data/batch.h"
-#include "ensemble.h"
+#include "decode/ensemble.h"
 #include "ops/ops.h"
 
 namespace twin::nmt {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/real.h"
-#include "nmt_batch.h"
+#include "corpus/nmt_batch.h"
 
 namespace sentencepiece {
 class SentencePieceProcessor;

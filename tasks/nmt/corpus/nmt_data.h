@@ -13,8 +13,8 @@
 
 #include "base/config_table.h"
 #include "base/rng.h"
-#include "nmt_batch.h"
-#include "subword.h"
+#include "corpus/nmt_batch.h"
+#include "corpus/subword.h"
 
 namespace twin {
 class JsonReader;

@@ -1,4 +1,4 @@
-#include "rnnsearch.h"
+#include "model/rnnsearch.h"
 
 #include "graph/init.h"
 #include "ops/ops.h"
