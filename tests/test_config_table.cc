@@ -18,6 +18,8 @@ using test::error_of;
 
 enum class Colour { kRed, kBlue };
 inline constexpr NameTable<Colour, 2> kColours{{{Colour::kRed, "red"}, {Colour::kBlue, "blue"}}};
+enum class Mode { kA, kB };
+inline constexpr NameTable<Mode, 2> kModes{{{Mode::kA, "a"}, {Mode::kB, "b"}}};
 
 struct Inner {
   double x = 0.5;
@@ -134,26 +136,27 @@ TEST(ConfigTable, UnreadKeysAreRefusedAndLeftOut) {
                "\"train.batch_size\" is not read by this task: the cws task batches by data.batch_size");
 }
 
-// Required keys, string choices, lists and accessor rows (a member of a member).
+// Required keys, a choice parsed into its enum, lists and accessor rows (a member of a member).
 TEST(ConfigTable, RequiredChoiceListAndAccessorRows) {
   struct Deep {
     int k = 2;
   };
   struct S {
-    std::string dir, mode = "a";
+    std::string dir;
+    Mode mode = Mode::kA;
     std::vector<std::string> names;
     Deep deep;
   };
   ConfigTable<S> t;
   t.required_text("dir", &S::dir, "where")
-      .choice("mode", &S::mode, {"a", "b"}, "a mode")
+      .choice("mode", &S::mode, kModes, "a mode")
       .text_list("names", &S::names, "some names")
       .integer("k", [](S& s) -> int& { return s.deep.k; }, 1, 5, "a nested count");
   JsonReader none(nlohmann::json::object(), "s.json");
   EXPECT_PRED2(contains, error_of([&] { t.parse(none); }), "\"dir\"");
   JsonReader ok(nlohmann::json{{"dir", "d"}, {"mode", "b"}, {"names", {"x", "y"}}, {"k", 4}}, "s.json");
   const S s = t.parse(ok);
-  EXPECT_EQ(s.mode, "b");
+  EXPECT_EQ(s.mode, Mode::kB);
   EXPECT_EQ(s.names, (std::vector<std::string>{"x", "y"}));
   EXPECT_EQ(s.deep.k, 4);
   EXPECT_EQ(t.to_json(s), (nlohmann::json{{"dir", "d"}, {"mode", "b"}, {"names", {"x", "y"}}, {"k", 4}}));

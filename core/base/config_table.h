@@ -125,16 +125,6 @@ class ConfigTable {
                },
                [=](const S& s) { return nlohmann::json(std::string(name_of(names, get(at, s)))); }, nullptr);
   }
-  // A choice kept as its spelling (for settings not yet parsed into an enum).
-  ConfigTable& choice(const std::string& key, At<std::string> at, const std::vector<std::string>& allowed,
-                      const std::string& doc) {
-    std::string joined;
-    for (const auto& a : allowed) joined += (joined.empty() ? "" : " | ") + a;
-    return add(key, "choice", doc, joined,
-               [=](JsonReader& r, S& s) { at(s) = r.get_choice(key, at(s), allowed); },
-               [=](const S& s) { return nlohmann::json(get(at, s)); },
-               [=](const S& s) { return std::find(allowed.begin(), allowed.end(), get(at, s)) != allowed.end(); });
-  }
   // A nested object parsed by its own table (absent: every default).
   template <class C>
   ConfigTable& section(const std::string& key, std::type_identity_t<At<C>> at, const ConfigTable<C>* sub,
