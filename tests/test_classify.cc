@@ -1,4 +1,4 @@
-// Sentence classification task: a smoke run on the generated corpus (tasks/classify/classify_synthetic.h: the
+// Sentence classification task: a smoke run on the generated corpus (tests/synthetic/classify_synthetic.h: the
 // label is the majority polarity of 1, 3 or 5 sentiment words anywhere in the sentence) must learn it with an
 // ATR encoder (last state), an LSTM with attentive pooling and a self-attention block (relative positions, mean
 // pooling); the confusion matrix must add up to the split. The task's --memory flag writes memory.json with the
