@@ -49,14 +49,9 @@ void gemm_blis_rows(bool ta, bool tb, Index m, Index n, Index k, Real alpha, con
   const auto count = [](Index rows, Index ld) { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(ld); };
   const Real* pa = readable(a, count(ta ? k : m, lda), blis_read_margin_bytes(ta, tb, lda, 'a'), sa);
   const Real* pb = readable(b, count(tb ? n : k, ldb), blis_read_margin_bytes(ta, tb, ldb, 'b'), sb);
+  // C's copy carries C in (BLIS may read it even when beta = 0) and is copied back after the product.
   const std::size_t nc = count(m, ldc);
-  Real* pc = c;
-  if (room_to_page_end(c + nc) < blis_read_margin_bytes(ta, tb, ldc, 'c')) {
-    sc.resize(nc + blis_read_margin_bytes(ta, tb, ldc, 'c') / sizeof(Real) + 1);
-    // BLIS may read C even when beta = 0; the copy keeps what it reads defined (and is needed when beta != 0).
-    std::memcpy(sc.data(), c, nc * sizeof(Real));
-    pc = sc.data();
-  }
+  Real* pc = const_cast<Real*>(readable(c, nc, blis_read_margin_bytes(ta, tb, ldc, 'c'), sc));
   // BLIS's typed API takes both strides, so row-major storage is rs = leading dimension, cs = 1, and
   // op(A) is A with its transpose flag (m, n, k are the dimensions of op(A) op(B)).
   const trans_t tra = ta ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE, trb = tb ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE;
