@@ -12,7 +12,7 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
   scale.md (tables between its markers)  data-parallel scaling (plots/scale_table.py), from <runs>/../scale/runs
                                       when that folder and <out>/scale.md are there
   scale_plan.md                       the WMT14-scale MPI plan (plots/scale_plan.py), when <speed>/nmt_wmt14_shape.json
-                                      (nmt bench --shaped-corpus) is there
+                                      (speed nmt --shaped-corpus) is there
   table1.md / table1.csv              Table 1, WM / MT counted from the cells (plots/table1_table.py)
   cells.md / cells.csv, cells_paper.csv  the cross-task comparison (plots/cells_table.py), also written into
                                       README.md between its `<!-- cells table begin ... -->` / `end` markers

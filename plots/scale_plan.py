@@ -2,7 +2,7 @@
 """The WMT14-scale plan (issue 10) from measured figures: how many nodes make one pass over WMT14 En-De
 (4.5M sentence pairs) in a day with data-parallel training over MPI (core/train/dist.h), per network bandwidth.
 
-Reads the JSON that `nmt bench --shaped-corpus` writes (results/speed/nmt_wmt14_shape.json: one node's
+Reads the JSON that `build/bin/speed nmt --shaped-corpus` writes (results/speed/nmt_wmt14_shape.json: one node's
 training target tokens/s of RNNSearch+ATR at the paper's size, target tokens per step and the bytes
 MPI_Allreduce moves per step) and writes a markdown table with its assumptions stated.
 
@@ -76,15 +76,16 @@ def load_row(path):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except OSError as e:
-        fail(f"{path}: cannot read ({e.strerror}); run `build/bin/nmt bench ... --shaped-corpus 40000 --out "
-             f"results/speed/nmt_wmt14_shape` first (results/scale.md has the command)")
+        fail(f"{path}: cannot read ({e.strerror}); run `build/bin/speed nmt experiments/nmt/wmt14_shape_atr.json "
+             f"--cells atr --shaped-corpus 40000 --shaped-pairs 20000 --steps 10 --sentences 30 --threads 2 "
+             f"--out results/speed/nmt_wmt14_shape` first (with the cores otherwise idle)")
     except json.JSONDecodeError as e:
         fail(f"{path}: not JSON ({e})")
     rows = doc.get("rows") or []
     row = next((r for r in rows if r.get("cell") == "atr"), rows[0] if rows else None)
     need = ("train_tokens_s", "train_tokens_per_step", "allreduce_bytes_per_step", "params")
     if row is None or any(not isinstance(row.get(k), (int, float)) or row.get(k) <= 0 for k in need):
-        fail(f"{path}: expected rows[] with positive {', '.join(need)} (written by nmt bench)")
+        fail(f"{path}: expected rows[] with positive {', '.join(need)} (written by build/bin/speed nmt)")
     return doc, row
 
 

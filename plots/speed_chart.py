@@ -1,6 +1,6 @@
 """Speed chart: training and inference words/s per cell from the speed task (results/speed/):
 lm.json (build/bin/speed: "records" per cell x shape x threads), at 2 threads (or the most measured), one row
-per shape; lm_torch.json (tasks/speed/torch_reference.py) beside ours when present; nmt.json (nmt bench:
+per shape; lm_torch.json (tasks/speed/torch_reference.py) beside ours when present; nmt.json (build/bin/speed nmt:
 "rows" per cell with train and decode tokens/s) as a last row when present."""
 import os
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "corpus/subword.h"
 #include "data/text.h"
 #include "model/nmt_gates.h"
 #include "nmt_cli.h"
@@ -178,36 +179,6 @@ TEST(NmtData, TrainingDropsEmptyAndOverlongPairsAndSaysWhich) {
   const Parallel all = read_parallel(d.str() + "/a.src", d.str() + "/a.tgt", w, w, c, false, nullptr);
   EXPECT_EQ(all.src.size(), 4u);
   EXPECT_EQ(all.src[1], Ids{kEos});
-}
-
-// nmt bench --shaped-corpus: the corpus must have the shape it promises (line counts, lengths within
-// mean +- 40 %, per-side word-level SentencePiece models of exactly the asked size) and be the same for a seed.
-TEST(NmtData, ShapedCorpusHasTheAskedShapeAndIsSeeded) {
-  TempDir a("shaped_a"), b("shaped_b");
-  write_shaped_parallel(a.str(), 5, 600, 40, 300, 10);
-  write_shaped_parallel(b.str(), 5, 600, 40, 300, 10);
-  for (const char* side : {"src", "tgt"}) {
-    for (const auto& [split, n] : std::vector<std::pair<std::string, size_t>>{{"train", 600}, {"val", 40}, {"test", 40}}) {
-      const std::string f = "/" + split + ".tok." + side;
-      const auto lines = read_lines(a.str() + f);
-      ASSERT_EQ(lines.size(), n) << f;
-      EXPECT_EQ(lines, read_lines(b.str() + f)) << f << ": same seed, different corpus";
-      if (split != "train") continue;
-      double words = 0;
-      for (const auto& l : lines) {
-        const auto w = split_whitespace(l);
-        EXPECT_GE(w.size(), 6u) << f << ": " << l;
-        EXPECT_LE(w.size(), 14u) << f << ": " << l;
-        words += static_cast<double>(w.size());
-      }
-      EXPECT_NEAR(words / static_cast<double>(n), 10.0, 0.5) << f;
-    }
-    Subword sp(a.str() + "/spm/" + side + ".model");
-    EXPECT_EQ(sp.size(), 300) << side;
-    // Word-level pieces: a line encodes to at most one piece per word plus unknowns' pieces, never split words.
-    const auto first = read_lines(a.str() + "/train.tok." + side).front();
-    EXPECT_LE(sp.encode(first).size(), split_whitespace(first).size()) << first;
-  }
 }
 
 TEST(NmtData, SubwordRoundTripIsLosslessOnTheRealValidationSet) {

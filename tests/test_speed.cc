@@ -1,16 +1,22 @@
 // The speed task on its smoke config (no timing asserted): records, parameter counts, Table 1 counts, the
-// GEMM flop counter against a hand count for a tiny ATR LM, the output files, and strict config parsing.
+// GEMM flop counter against a hand count for a tiny ATR LM, the output files, and strict config parsing; the
+// NMT benchmark (speed nmt) on the smoke NMT experiment, its shaped corpus and its flags.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <unistd.h>
 
+#include "corpus/subword.h"
+#include "data/text.h"
 #include "graph/param.h"
 #include "lm_model.h"
+#include "nmt_bench.h"
+#include "nmt_shaped_corpus.h"
 #include "ops/linalg.h"
 #include "rnn/cell_factory.h"
 #include "speed_bench.h"
+#include "test_util.h"
 #include "train/experiment.h"
 #include "train/records_csv.h"
 #include "train/run_dir.h"
@@ -329,6 +335,71 @@ TEST(Speed, RssCheckRecordsBothPoints) {
   EXPECT_EQ(rep.records[0].rss_steps, 8);
   EXPECT_GT(rep.records[0].rss_step100_mb, 0);   // min(100, rss_steps) = step 8
   EXPECT_GT(rep.records[0].rss_final_mb, 0);
+}
+
+// speed nmt --shaped-corpus: the corpus must have the shape it promises (line counts, lengths within
+// mean +- 40 %, per-side word-level SentencePiece models of exactly the asked size) and be the same for a seed.
+TEST(Speed, NmtShapedCorpusHasTheAskedShapeAndIsSeeded) {
+  test::TempDir a("shaped_a"), b("shaped_b");
+  write_shaped_parallel(a.str(), 5, 600, 40, 300, 10);
+  write_shaped_parallel(b.str(), 5, 600, 40, 300, 10);
+  for (const char* side : {"src", "tgt"}) {
+    for (const auto& [split, n] : std::vector<std::pair<std::string, size_t>>{{"train", 600}, {"val", 40}, {"test", 40}}) {
+      const std::string f = "/" + split + ".tok." + side;
+      const auto lines = read_lines(a.str() + f);
+      ASSERT_EQ(lines.size(), n) << f;
+      EXPECT_EQ(lines, read_lines(b.str() + f)) << f << ": same seed, different corpus";
+      if (split != "train") continue;
+      double words = 0;
+      for (const auto& l : lines) {
+        const auto w = split_whitespace(l);
+        EXPECT_GE(w.size(), 6u) << f << ": " << l;
+        EXPECT_LE(w.size(), 14u) << f << ": " << l;
+        words += static_cast<double>(w.size());
+      }
+      EXPECT_NEAR(words / static_cast<double>(n), 10.0, 0.5) << f;
+    }
+    nmt::Subword sp(a.str() + "/spm/" + side + ".model");
+    EXPECT_EQ(sp.size(), 300) << side;
+    // Word-level pieces: a line encodes to at most one piece per word plus unknowns' pieces, never split words.
+    const auto first = read_lines(a.str() + "/train.tok." + side).front();
+    EXPECT_LE(sp.encode(first).size(), split_whitespace(first).size()) << first;
+  }
+}
+
+// `speed nmt` on its command line; returns nmt_bench_main's result (a twin::Error propagates).
+int run_nmt_bench(std::vector<std::string> args) {
+  args.insert(args.begin(), "nmt");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return nmt_bench_main(static_cast<int>(argv.size()), argv.data());
+}
+
+// speed nmt end to end without prepared data: the NMT smoke experiment on a small shaped corpus gives one row
+// per cell and the three files, whose "command" reruns it in the form it has had since issue 28.
+TEST(Speed, NmtBenchRunsOnAShapedCorpusAndWritesItsReport) {
+  test::TempDir d("nmt_bench");
+  const std::string out = d.str() + "/nb";
+  ASSERT_EQ(run_nmt_bench({std::string(TW_SOURCE_DIR) + "/experiments/smoke/nmt_atr.json", "--cells", "atr,gru",
+                           "--shaped-corpus", "300", "--shaped-pairs", "200", "--steps", "2", "--sentences", "5",
+                           "--out", out}),
+            0);
+  const nlohmann::json j = parse_json_text(read_file(out + ".json"), out + ".json");
+  ASSERT_EQ(j.at("rows").size(), 2u);
+  EXPECT_EQ(j.at("rows")[1].at("cell"), "gru");
+  EXPECT_EQ(j.at("rows")[0].at("src_vocab"), 300);
+  for (const char* k : {"train_tokens_s", "decode_tokens_s_beam1", "decode_tokens_s_beam10"})
+    EXPECT_GT(j.at("rows")[0].at(k).get<double>(), 0) << k;
+  EXPECT_TRUE(j.at("command").get<std::string>().starts_with("build/bin/speed nmt ")) << j.at("command");
+  EXPECT_PRED2(contains, read_file(out + ".md"), "| atr |");
+  EXPECT_PRED2(contains, read_file(out + ".csv"), "\natr,");
+}
+
+TEST(Speed, NmtBenchBadFlagsGiveClearErrors) {
+  EXPECT_PRED2(contains, error_of([] { run_nmt_bench({}); }), "no experiment file given; usage: speed nmt");
+  EXPECT_PRED2(contains, error_of([] { run_nmt_bench({"x.json", "--frobnicate"}); }), "unknown flag '--frobnicate'");
+  EXPECT_PRED2(contains, error_of([] { run_nmt_bench({"x.json", "--steps", "0"}); }), "--steps");
+  EXPECT_PRED2(contains, error_of([] { run_nmt_bench({"x.json", "--out"}); }), "--out needs a value");
 }
 
 }  // namespace

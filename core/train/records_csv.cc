@@ -59,7 +59,7 @@ const nlohmann::json& report_records(const nlohmann::json& report, const std::st
       return *it;
     }
   }
-  TW_FAIL(label, ": no \"records\" or \"rows\" list (not a speed, nmt bench or gemm_bench report)");
+  TW_FAIL(label, ": no \"records\" or \"rows\" list (not a speed, speed nmt or gemm_bench report)");
 }
 
 }  // namespace twin

@@ -1,4 +1,4 @@
-// CSV beside the benchmark tools' markdown tables (speed, nmt bench, gemm_bench): their JSON reports hold a
+// CSV beside the benchmark tools' markdown tables (speed, speed nmt, gemm_bench): their JSON reports hold a
 // list of flat records, and the CSV is that list, one row per record, so the numbers load into a
 // spreadsheet or pandas without parsing markdown.
 #pragma once
@@ -14,7 +14,7 @@ namespace twin {
 // Throws twin::Error naming the record and key when a value is an object or array, or a record is no object.
 std::string records_csv(const nlohmann::json& records, const std::vector<std::string>& first = {});
 
-// The record list of one of our benchmark reports: "records" (build/bin/speed) or "rows" (nmt bench,
+// The record list of one of our benchmark reports: "records" (build/bin/speed) or "rows" (speed nmt,
 // gemm_bench). Throws twin::Error naming `label` when there is neither.
 const nlohmann::json& report_records(const nlohmann::json& report, const std::string& label);
 

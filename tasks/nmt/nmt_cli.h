@@ -2,7 +2,7 @@
 //   nmt translate <run|model.bin> [more models: an ensemble] [--beam N] [--nbest N] [--normalize none|length|gnmt]
 //                 [--alpha A] [--batch N] [--split NAME | --input FILE] [--output FILE] [--attention FILE] [--scores FILE.json]
 //   nmt average <run> [--last K] [--out FILE]
-//   nmt bench <experiment.json> [--cells a,b] [--steps N] [--sentences N] [--threads N] [--out PREFIX]
+// (The speed benchmark, once `nmt bench`, is `speed nmt`: tasks/speed/nmt_bench.h.)
 // A model is a run folder (its model.best.bin) or any parameter file (model.avg.bin, snapshots/...); each file
 // carries the experiment config it was trained with, which gives the architecture, data and subword models.
 #pragma once
@@ -26,6 +26,5 @@ std::unique_ptr<LoadedModel> load_model(const std::string& run_or_file);
 
 int translate_main(int argc, char** argv);   // argv[0] is "translate"
 int average_main(int argc, char** argv);     // argv[0] is "average"
-int bench_main(int argc, char** argv);       // argv[0] is "bench" (nmt_bench.cc)
 
 }  // namespace twin::nmt

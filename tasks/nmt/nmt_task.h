@@ -51,9 +51,7 @@ class NmtTask {
            "  nmt translate <run|model.bin> [more models: an ensemble] [--beam N] [--nbest N] [--normalize none|length|gnmt]\n"
            "                [--alpha A] [--batch N] [--split NAME | --input FILE] [--output FILE] [--attention FILE]\n"
            "                [--scores FILE.json]      decode stdin, a file or a prepared split (scored with BLEU)\n"
-           "  nmt average <run> [--last K] [--out FILE]   mean of the last K snapshots -> <run>/model.avg.bin\n"
-           "  nmt bench <experiment.json> [--cells a,b] [--steps N] [--sentences N] [--threads N] [--out PREFIX]\n"
-           "                                           training and decoding speed per cell (Table 4)\n";
+           "  nmt average <run> [--last K] [--out FILE]   mean of the last K snapshots -> <run>/model.avg.bin\n";
   }
 
   nlohmann::json resolved() const;

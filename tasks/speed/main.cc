@@ -1,9 +1,13 @@
 // build/bin/speed <experiments/speed/name.json> [--set key=value ...] [--quiet] [--profile]
+// build/bin/speed nmt <experiments/nmt/name.json> [--set k=v ...] [--cells a,b,c] [--steps N] [--sentences N]
+//                     [--threads N] [--out PREFIX] [--shaped-corpus V [--shaped-len L] [--shaped-pairs N]]
+//                                          the NMT benchmark (Table 4 for translation; nmt_bench.h), once `nmt bench`
 // build/bin/speed --csv <report.json>...   writes <report>.csv beside each report of ours (this tool's
-//                                          records, nmt bench's or gemm_bench's rows) without rerunning it
+//                                          records, speed nmt's or gemm_bench's rows) without rerunning it
 // --profile (or TWIN_PROFILE=1) prints, per configuration, the time of every op and every matrix product
 // per step (base/profile.h); profiling itself costs a clock read per op, so use it apart from the figures.
-// Runs the speed task (speed_bench.h) and writes <out>.json and <out>.md; prints the markdown table.
+// The first form runs the speed task (speed_bench.h) and writes <out>.json, <out>.md and <out>.csv; prints the
+// markdown table.
 // Every user error is one line on stderr and exit code 2.
 #include <cstdio>
 #include <cstring>
@@ -13,6 +17,7 @@
 
 #include "base/check.h"
 #include "base/profile.h"
+#include "nmt_bench.h"
 #include "speed_bench.h"
 #include "train/experiment.h"
 #include "train/records_csv.h"
@@ -45,8 +50,13 @@ std::string write_csv_beside(const std::string& report_path) {
 int main(int argc, char** argv) {
   using namespace twin;
   const char* usage =
-      "usage: speed <experiment.json> [--set key=value ...] [--quiet] [--profile] | speed --csv <report.json>...";
+      "usage: speed <experiment.json> [--set key=value ...] [--quiet] [--profile] | speed --csv <report.json>... | "
+      "speed nmt <experiment.json> [flags]";
+  // Errors of `speed nmt` name that mode, as the nmt binary's modes do ("nmt translate: error: ...").
+  const bool nmt = argc > 1 && !std::strcmp(argv[1], "nmt");
+  const char* prog = nmt ? "speed nmt" : "speed";
   try {
+    if (nmt) return speed::nmt_bench_main(argc - 1, argv + 1);
     if (argc > 1 && !std::strcmp(argv[1], "--csv")) {
       TW_CHECK(argc > 2, "--csv needs at least one report .json; ", usage);
       for (int i = 2; i < argc; ++i) std::printf("wrote %s\n", write_csv_beside(argv[i]).c_str());
@@ -79,13 +89,13 @@ int main(int argc, char** argv) {
                 cfg.out.c_str(), cfg.out.c_str());
     return 0;
   } catch (const Error& e) {
-    std::fprintf(stderr, "speed: error: %s\n", e.what());
+    std::fprintf(stderr, "%s: error: %s\n", prog, e.what());
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {   // a path the OS refuses (e.g. a symlink loop)
-    std::fprintf(stderr, "speed: error: %s\n", e.what());
+    std::fprintf(stderr, "%s: error: %s\n", prog, e.what());
     return 2;
   } catch (const std::exception& e) {   // as run_main: a message and 70, never std::terminate's abort
-    std::fprintf(stderr, "speed: internal error: %s\n", e.what());
+    std::fprintf(stderr, "%s: internal error: %s\n", prog, e.what());
     return 70;
   }
 }

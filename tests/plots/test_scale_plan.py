@@ -63,7 +63,7 @@ class Script(unittest.TestCase):
         row = {"cell": "atr", "params": 4000, "train_tokens_s": 100.0, "train_tokens_per_step": 1000.0,
                "allreduce_bytes_per_step": 1e9, "src_vocab": 100, "tgt_vocab": 100}
         with open(bench, "w") as f:
-            json.dump({"experiment": exp, "command": "nmt bench x", "date": "d", "threads": 2,
+            json.dump({"experiment": exp, "command": "build/bin/speed nmt x", "date": "d", "threads": 2,
                        "shaped_corpus": {"mean_words": 9}, "rows": [row]}, f)
         # One pass: 864,000 pairs x 10 tokens = 8.64M tokens = 100 tokens/s for a day: one node.
         p, out = self.run_script(bench, "--pairs", "864000", "--gbits", "8")

@@ -1,6 +1,7 @@
 #include "corpus/subword.h"
 
 #include <sentencepiece_processor.h>
+#include <sentencepiece_trainer.h>
 
 #include <fstream>
 
@@ -68,5 +69,19 @@ std::string Subword::piece(std::int32_t id) const {
 }
 
 int Subword::size() const { return sp_ ? sp_->GetPieceSize() : 0; }
+
+void learn_subword_model(const std::vector<std::string>& inputs, const std::string& model_prefix, int vocab_size,
+                         const std::string& model_type) {
+  std::string files;
+  for (const auto& f : inputs) files += (files.empty() ? "" : ",") + f;
+  const std::string args = "--input=" + files + " --model_prefix=" + model_prefix + " --vocab_size=" +
+                           std::to_string(vocab_size) + " --model_type=" + model_type +
+                           " --character_coverage=1.0 --pad_id=0 --bos_id=1 --eos_id=2 --unk_id=3"
+                           " --normalization_rule_name=identity --input_sentence_size=0"
+                           " --shuffle_input_sentence=false --num_threads=1 --minloglevel=2"
+                           " --hard_vocab_limit=false";
+  const auto st = sentencepiece::SentencePieceTrainer::Train(args);
+  TW_CHECK(st.ok(), "learning a subword model from ", files, " failed: ", st.ToString());
+}
 
 }  // namespace twin::nmt

@@ -39,4 +39,12 @@ class Subword {
   std::string path_;
 };
 
+// Learns a SentencePiece model (model_type "bpe" or "word") from text files, writing <model_prefix>.model, with
+// the settings data_prep/nmt.py gives spm_train (pad 0, bos 1, eos 2, unk 3, identity normalisation, all
+// sentences, deterministic), so Subword loads it. It lives here, beside the class that reads its output and
+// checks those ids, because two generated corpora use it: the tests' toy corpus (tests/synthetic/nmt_synthetic.h,
+// BPE) and the speed benchmark's shaped corpus (tasks/speed/nmt_shaped_corpus.h, word-level).
+void learn_subword_model(const std::vector<std::string>& inputs, const std::string& model_prefix, int vocab_size,
+                         const std::string& model_type = "bpe");
+
 }  // namespace twin::nmt

@@ -1,30 +1,34 @@
-// nmt bench <experiment.json> [--set k=v ...] [--cells atr,gru,lstm] [--steps N] [--sentences N] [--threads N]
+// speed nmt <experiment.json> [--set k=v ...] [--cells atr,gru,lstm] [--steps N] [--sentences N] [--threads N]
 //           [--out PREFIX]   (writes PREFIX.json, PREFIX.md and PREFIX.csv)
 //           [--shaped-corpus V [--shaped-len L] [--shaped-pairs N]]
 // --shaped-corpus: instead of the experiment's data, a generated corpus with a large task's shape (V pieces per
-// side, sentences of L +- 40 % words; nmt_synthetic.h) in a temporary folder: the speed of a model whose
+// side, sentences of L +- 40 % words; nmt_shaped_corpus.h) in a temporary folder: the speed of a model whose
 // corpus we do not have (the WMT14 size of the ATR paper), measured rather than extrapolated.
 // The ATR paper's Table 4 on this machine: for each cell at the experiment's (equal) dimensions, training
 // target tokens/s (forward + backward + clip + Adam over the first real training batches) and decoding
 // target tokens/s at beam 1 and beam 10 (the first test sentences), plus parameters. Measure with the cores
 // otherwise idle; the run folders' own words/s are taken while other jobs share the machine.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <sstream>
+#include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "base/threads.h"
-#include "nmt_cli.h"
-#include "nmt_synthetic.h"
+#include "nmt_bench.h"
+#include "nmt_shaped_corpus.h"
+#include "nmt_task.h"
 #include "optim/clip.h"
 #include "optim/optimizer.h"
 #include "train/experiment.h"
 #include "train/cli.h"
 #include "train/records_csv.h"
 
-namespace twin::nmt {
+namespace twin::speed {
 
 namespace {
 std::vector<std::string> split_commas(const std::string& s) {
@@ -36,9 +40,9 @@ std::vector<std::string> split_commas(const std::string& s) {
 }
 }  // namespace
 
-int bench_main(int argc, char** argv) {
+int nmt_bench_main(int argc, char** argv) {
   const char* usage =
-      "usage: nmt bench <experiment.json> [--set k=v ...] [--cells a,b,c] [--steps N] [--sentences N] "
+      "usage: speed nmt <experiment.json> [--set k=v ...] [--cells a,b,c] [--steps N] [--sentences N] "
       "[--threads N] [--out PREFIX] [--shaped-corpus V [--shaped-len L] [--shaped-pairs N]]";
   std::string config, out;
   std::vector<std::string> overrides, cells = {"atr", "gru", "lstm"};
@@ -68,7 +72,7 @@ int bench_main(int argc, char** argv) {
   std::string shaped_dir;
   if (shaped_vocab > 0) {
     shaped_dir = (std::filesystem::temp_directory_path() / ("nmt_bench_shaped_" + std::to_string(::getpid()))).string();
-    std::fprintf(stderr, "nmt bench: writing a shaped corpus (%d pieces per side, %d +- 40%% words, %d pairs) to %s\n",
+    std::fprintf(stderr, "speed nmt: writing a shaped corpus (%d pieces per side, %d +- 40%% words, %d pairs) to %s\n",
                  shaped_vocab, shaped_len, shaped_pairs, shaped_dir.c_str());
     write_shaped_parallel(shaped_dir, 1, shaped_pairs, std::max(sentences, 100), shaped_vocab, shaped_len);
     for (std::string o : {"data.src=\"src\"", "data.tgt=\"tgt\"", "data.form=\"tok\"", "data.train=\"train\"",
@@ -90,7 +94,7 @@ int bench_main(int argc, char** argv) {
     JsonReader tr = root.child("train");
     TrainConfig tc = parse_train(tr);
     CliArgs args;
-    NmtTask task(root, run, tc, args);
+    nmt::NmtTask task(root, run, tc, args);
     auto opt = make_optimizer(tc.optim);
     opt->init(task.params());
     Rng order(1), rng(2);
@@ -114,12 +118,12 @@ int bench_main(int argc, char** argv) {
                           {"allreduce_bytes_per_step", task.params().total_size() * static_cast<long>(sizeof(Real))}};
     const auto lines = task.test_sources(static_cast<size_t>(sentences));
     for (int beam : {1, 10}) {
-      SearchConfig sc = task.decode_config().search;
+      nmt::SearchConfig sc = task.decode_config().search;
       sc.beam = beam;
       sc.nbest = 1;
-      DecodeStats st;
-      translate_corpus({&task.model()}, *task.subwords().src, *task.subwords().tgt,
-                       lines, sc, task.resolved_data().eval_sentences, &st);
+      nmt::DecodeStats st;
+      nmt::translate_corpus({&task.model()}, *task.subwords().src, *task.subwords().tgt,
+                            lines, sc, task.resolved_data().eval_sentences, &st);
       row["decode_tokens_s_beam" + std::to_string(beam)] = st.target_tokens / st.seconds;
     }
     char buf[256];
@@ -138,7 +142,7 @@ int bench_main(int argc, char** argv) {
   }
   std::printf("%s", md.c_str());
   if (!out.empty()) {
-    std::string cmd = "build/bin/nmt";
+    std::string cmd = "build/bin/speed";   // argv[0] is "nmt"
     for (int i = 0; i < argc; ++i) cmd += std::string(" ") + argv[i];
     const std::time_t now = std::time(nullptr);
     char date[32];
@@ -162,4 +166,4 @@ int bench_main(int argc, char** argv) {
   return 0;
 }
 
-}  // namespace twin::nmt
+}  // namespace twin::speed
