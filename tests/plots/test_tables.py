@@ -211,7 +211,7 @@ class MakeTables(unittest.TestCase):
     def test_lm_state_jump_and_train_ppl(self):
         sys.path.insert(0, PLOTS)
         try:
-            from lm_table import last_epoch_train_ppl, state_jump
+            from lm_table import last_epoch_train_ppl, state_calm, state_jump
         finally:
             sys.path.pop(0)
         row = lambda step, loss, m, g=None: {"split": "train", "step": step, "loss": loss, "state_abs_max": m,
@@ -222,6 +222,12 @@ class MakeTables(unittest.TestCase):
                                      row(3, 7.0, [30.0, 3.0]), row(4, 8.0, [1.0, 300.0], 500.0)]),   # 15x beats 10x
                          "step 2: max |h| 2 -> 30 (layer 1), gradient norm 40, training loss 5 -> 6 per token")
         self.assertIsNone(state_jump([{"split": "train", "step": 1, "loss": 5.0}]))
+        # a calm run: its peak (value, layer, step) and largest growth between two rows; none for a jump
+        self.assertEqual(state_calm([row(1, 5.0, [1.0, 2.0]), row(2, 5.0, [1.0, 19.0]), row(3, 5.0, [4.0, 9.5])]),
+                         "max |h| peaked at 19 (layer 2, step 2) over 3 log rows and grew at most 9.5-fold between "
+                         "two of them")
+        self.assertIsNone(state_calm([row(1, 5.0, [1.0, 2.0]), row(2, 6.0, [30.0, 3.0])]))
+        self.assertIsNone(state_calm([{"split": "train", "step": 1, "loss": 5.0}]))
         rows = [{"split": "train", "epoch": 1, "loss": 9.0}, {"split": "dev", "epoch": 2, "loss": 0.0},
                 {"split": "train", "epoch": 2, "loss": 1.0}, {"split": "train", "epoch": 2, "loss": 3.0}]
         self.assertAlmostEqual(last_epoch_train_ppl(rows), math.exp(2.0))
