@@ -57,12 +57,17 @@ def recipe_of(name):
     return "other"
 
 
+def state_rows(metrics):
+    """The train log rows that carry the state's per-layer max |h| (issue 26), in log order."""
+    return [r for r in metrics if r.get("split") == "train" and isinstance(r.get("state_abs_max"), list)
+            and r["state_abs_max"]]
+
+
 def state_jump(metrics):
     """The train log row where the carried state's max |h| (over layers) grew most over the row before, as
     "step S: max |h| A -> B (layer L), gradient norm G, loss l0 -> l1"; None when the run logs no state norms
     or the state never grew tenfold between two rows (issue 26: see a blow-up coming)."""
-    rows = [r for r in metrics if r.get("split") == "train" and isinstance(r.get("state_abs_max"), list)
-            and r["state_abs_max"]]
+    rows = state_rows(metrics)
     best = None
     for prev, cur in zip(rows, rows[1:]):
         a, b = max(prev["state_abs_max"]), max(cur["state_abs_max"])
@@ -82,8 +87,7 @@ def state_calm(metrics):
     """For a run that logs the carried state and never jumped (state_jump is None): "max |h| peaked at P
     (layer L, step S) and grew at most R-fold between two log rows"; None without state norms or with a jump.
     It is the evidence that a twin-gate run did not blow up, beside the dev curve."""
-    rows = [r for r in metrics if r.get("split") == "train" and isinstance(r.get("state_abs_max"), list)
-            and r["state_abs_max"]]
+    rows = state_rows(metrics)
     if not rows or state_jump(metrics) is not None:
         return None
     peak = max(rows, key=lambda r: max(r["state_abs_max"]))
