@@ -36,19 +36,18 @@ usage: nmt.py [--raw DIR] [--out DIR] [--vocab-size N] [--separate] [--byte-fall
 import argparse
 import collections
 import gzip
-import hashlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 import zlib
 
 import moses_tok
-from prep_common import OWN_SPLIT_RULE, make_tmp, own_name, own_paths, own_splits, read_utf8_lines, swap_into_place, \
-    tokens_of, train_command, write_prep_json
+from nmt_common import PROG, fail, file_sha256, lines_of, require_spm_tools, roundtrip, sha256, spm_train, \
+    spm_version, warn
+from nmt_own import own_main
 
 LANGS = ("en", "de")
 # our split name -> Multi30k file stem; lines; tok tokens en, de; raw tokens en, de (multi30k/SOURCE.md)
@@ -63,21 +62,6 @@ NEWS = ("newstest2014", 3003, 59325, 54865)  # wmt14_en_de/SOURCE.md: lines; raw
 # Measured agreement of moses_tok.py with the official tok files: 100% of the lines of all ten files
 # (58,000 train lines included). Any file below this fails the self-test (and val fails a normal run).
 MIN_AGREEMENT = 0.999
-SPM_TOOLS = ("spm_train", "spm_encode", "spm_decode")
-PROG = "data_prep/nmt.py"
-
-
-def fail(msg):
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def warn(msg):
-    print(f"{PROG}: warning: {msg}", file=sys.stderr)
-
-
-def sha256(data):
-    return hashlib.sha256(data).hexdigest()
 
 
 def read(folder, name, how):
@@ -102,11 +86,6 @@ def read(folder, name, how):
             return p, data
     fail(f"missing {os.path.join(folder, name)} (or .gz): {how}, or point --raw / RAW_DATA at the folder "
          f"that holds multi30k/ and wmt14_en_de/")
-
-
-def lines_of(data):
-    ls = data.split(b"\n")
-    return ls[:-1] if ls and ls[-1] == b"" else ls
 
 
 def load(raw):
@@ -209,57 +188,6 @@ def self_test(files):
     sys.exit(0 if ok else 1)
 
 
-def spm_train(tmp, bpe, models, args, langs=LANGS, where=None):
-    """Learn the models with paths relative to tmp, so the .model bytes do not depend on tmp's name."""
-    cmds = []
-    for name, model_langs in models.items():
-        cmd = ["spm_train", "--input=" + ",".join(f"train.tok.{lang}" for lang in model_langs),
-               f"--model_prefix={bpe}/{name}", "--model_type=bpe", f"--vocab_size={args.vocab_size}",
-               "--character_coverage=1.0", "--input_sentence_size=0", "--shuffle_input_sentence=false",
-               "--random_seed=1", "--num_threads=1", "--pad_id=0", "--bos_id=1", "--eos_id=2", "--unk_id=3",
-               "--normalization_rule_name=identity", f"--byte_fallback={str(args.byte_fallback).lower()}"]
-        cmds.append(" ".join(cmd))
-        r = subprocess.run(cmd, cwd=tmp, capture_output=True)
-        with open(os.path.join(tmp, bpe, "spm_train.log"), "ab") as f:
-            f.write(r.stdout + r.stderr)
-        if r.returncode != 0:
-            tail = (r.stderr or r.stdout).decode(errors="replace").strip().splitlines()[-3:]
-            fail(f"spm_train failed (exit {r.returncode}) for {bpe}/{name}: {' | '.join(tail)}")
-    with open(os.path.join(tmp, bpe, "spm_train.cmd"), "w") as f:
-        f.write(f"# {spm_version()}; run in {where or args.out}/ (the folder that holds "
-                f"{', '.join(f'train.tok.{lang}' for lang in langs)})\n")
-        for lang in langs:
-            f.write(f"# train.tok.{lang} sha256 {file_sha256(os.path.join(tmp, f'train.tok.{lang}'))}\n")
-        f.writelines(c + "\n" for c in cmds)
-
-
-def spm_version():
-    r = subprocess.run(["spm_train", "--version"], capture_output=True, text=True)
-    return (r.stdout + r.stderr).strip()
-
-
-def file_sha256(path):
-    with open(path, "rb") as f:
-        return sha256(f.read())
-
-
-def roundtrip(tmp, model, name):
-    """spm_encode --output_format=id | spm_decode on tmp/name: (lines, identical lines, lines with <unk>)."""
-    with open(os.path.join(tmp, name), "rb") as f:
-        data = f.read()
-    enc = subprocess.run(["spm_encode", f"--model={model}", "--output_format=id"], input=data, cwd=tmp,
-                         capture_output=True)
-    dec = subprocess.run(["spm_decode", f"--model={model}", "--input_format=id"], input=enc.stdout, cwd=tmp,
-                         capture_output=True)
-    if enc.returncode or dec.returncode:
-        err = (enc.stderr + dec.stderr).decode(errors="replace").strip()
-        fail(f"spm_encode | spm_decode failed on {name}: {err}")
-    a, b, ids = lines_of(data), lines_of(dec.stdout), lines_of(enc.stdout)
-    if len(a) != len(b):
-        fail(f"spm_decode gave {len(b)} lines for the {len(a)} of {name}")
-    return len(a), sum(x == y for x, y in zip(a, b)), sum(b"3" in line.split() for line in ids)
-
-
 def write_text(tmp, files, empty, args, t0):
     """The tok/raw copies and newstest2014.tok.*; returns counts (for counts.json)."""
     out = {}
@@ -296,7 +224,7 @@ def write_bpe(tmp, args):
     os.mkdir(os.path.join(tmp, bpe))
     models = {"en": ["en"], "de": ["de"]} if args.separate else {"joint": list(LANGS)}
     t1 = time.time()
-    spm_train(tmp, bpe, models, args)
+    spm_train(tmp, bpe, models, args, LANGS)
     info = {"dir": bpe, "mode": "separate" if args.separate else "joint", "vocab_size": args.vocab_size,
             "byte_fallback": args.byte_fallback, "spm": spm_version(), "sha256": {}, "roundtrip": {}}
     for name, langs in models.items():
@@ -395,134 +323,6 @@ counts.json  lines, whitespace tokens and sha256 per file, empty lines, tokenize
 """
 
 
-OWN_SPLITS = ("train", "dev", "test")
-LANG_CODE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
-
-
-def read_own_pair(src, tgt):
-    """(pairs [(src line, tgt line, line number)], line numbers, info) of two line-parallel files."""
-    ls, info_s = read_utf8_lines(src, fail)
-    lt, info_t = read_utf8_lines(tgt, fail)
-    if len(ls) != len(lt):
-        fail(f"misaligned: {src} has {len(ls)} lines but {tgt} has {len(lt)}; the two sides must be line-parallel "
-             f"(one sentence per line, in the same order)")
-    pairs, nos, both = [], [], []
-    for i, (a, b) in enumerate(zip(ls, lt), 1):
-        ea, eb = not tokens_of(a), not tokens_of(b)
-        if ea and eb:
-            both.append(i)
-            continue
-        if ea or eb:
-            empty, other = (src, tgt) if ea else (tgt, src)
-            fail(f"{empty}:{i}: empty line, but line {i} of {other} is not: misaligned or a missing translation "
-                 f"(remove the line from both files, or fill it)")
-        pairs.append((a, b))
-        nos.append(i)
-    if not pairs:
-        fail(f"{src}: no sentence pair (every line is empty on both sides)")
-    return pairs, nos, {"src": info_s, "tgt": info_t, "pairs": len(pairs), "empty_on_both_sides_skipped": len(both),
-                        "first_such_lines": both[:10]}
-
-
-def own_job(args, name):
-    srcs, tgts = own_paths(args.own_src, fail, "--own-src"), own_paths(args.own_tgt, fail, "--own-tgt")
-    if len(srcs) != len(tgts):
-        fail(f"--own-src has {len(srcs)} file(s) but --own-tgt {len(tgts)}: give one pair, or three (train, dev, test)")
-    keys = {f"{a} | {b}": (a, b) for a, b in zip(srcs, tgts)}
-    splits, ranges, infos = own_splits(list(keys), lambda k: read_own_pair(*keys[k]), fail)
-    return splits, ranges, infos
-
-
-def own_write(args, name, splits, ranges, infos):
-    src, tgt = args.src_lang, args.tgt_lang
-    out = args.out or "data/nmt"
-    folder = name + "_own"
-    final = os.path.join(out, folder)
-    tmp = make_tmp(out, folder)
-    t0 = time.time()
-    try:
-        stats = {}
-        for split in OWN_SPLITS:
-            stats[split] = {"pairs": len(splits[split])}
-            for k, lang in ((0, src), (1, tgt)):
-                pipe = moses_tok.Pipeline(lang)
-                raw = [p[k] for p in splits[split]]
-                tok = [pipe(line)[:-1] for line in raw]
-                emptied = [i for i, t in enumerate(tok) if not t.strip()]
-                if emptied:
-                    warn(f"{split}.tok.{lang}: {len(emptied)} line(s) empty after tokenisation (the binary drops such "
-                         f"pairs from training and keeps them in test sets)")
-                for form, lines in (("raw", raw), ("tok", tok)):
-                    data = "".join(l + "\n" for l in lines).encode("utf-8")
-                    with open(os.path.join(tmp, f"{split}.{form}.{lang}"), "wb") as f:
-                        f.write(data)
-                    stats[split][f"{form}.{lang}"] = {"tokens": len(data.split()), "sha256": sha256(data)}
-        bpe = f"bpe{args.vocab_size}"
-        os.mkdir(os.path.join(tmp, bpe))
-        models = {src: [src], tgt: [tgt]} if args.separate else {"joint": [src, tgt]}
-        spm_train(tmp, bpe, models, args, (src, tgt), final)
-        info = {"dir": bpe, "mode": "separate" if args.separate else "joint", "vocab_size": args.vocab_size,
-                "byte_fallback": args.byte_fallback, "spm": spm_version(), "sha256": {}, "roundtrip": {},
-                "command": f"{bpe}/spm_train.cmd"}
-        for model, langs in models.items():
-            for ext in ("model", "vocab"):
-                info["sha256"][f"{model}.{ext}"] = file_sha256(os.path.join(tmp, bpe, f"{model}.{ext}"))
-            for split in OWN_SPLITS:
-                for lang in langs:
-                    n, same, unk = roundtrip(tmp, f"{bpe}/{model}.model", f"{split}.tok.{lang}")
-                    info["roundtrip"][f"{split}.tok.{lang}"] = {"lines": n, "identical": same, "with_unk": unk}
-        changed = {k: v for k, v in info["roundtrip"].items() if v["identical"] != v["lines"] or v["with_unk"]}
-        if changed:
-            warn("spm_encode | spm_decode changes some lines (extra spaces are removed; characters unseen in train "
-                 "become <unk>): " + ", ".join(f"{k} {v['identical']}/{v['lines']} identical, {v['with_unk']} "
-                                               f"with <unk>" for k, v in changed.items()))
-        what = (f"{os.path.basename(args.own_src[0])} / {os.path.basename(args.own_tgt[0])} split 80/10/10 by line "
-                f"order" if len(args.own_src) == 1 else "train / dev / test file pairs")
-        meta = {"set": folder, "mode": "own", "description": f"your own parallel text '{name}' {src}-{tgt}: {what}",
-                "languages": {"src": src, "tgt": tgt},
-                "source_files": dict(zip(("parallel",) if len(infos) == 1 else OWN_SPLITS, infos)),
-                "split_rule": OWN_SPLIT_RULE + " (items: line pairs not empty on both sides)",
-                "source_lines": {k: {"files": v["file"], "pairs": v["items"], "first_line": v["first_line"],
-                                     "last_line": v["last_line"]} for k, v in ranges.items()},
-                "splits": stats, "bpe": info,
-                "format": "{split}.raw.{lang}: the source lines (CR and a byte-order mark dropped); {split}.tok.{lang}: "
-                          "the same through data_prep/moses_tok.py (lowercase | normalize-punctuation -l lang | "
-                          "tokenizer -l lang, escaping); one sentence per line, LF, UTF-8, line-parallel"}
-        write_prep_json(tmp, meta)
-        swap_into_place(tmp, final, out, folder)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    print(f"{PROG}: wrote {final} in {time.time() - t0:.1f} s: " + ", ".join(
-        f"{k} {v['pairs']} pairs" for k, v in stats.items()) + f"; {bpe} {info['mode']} BPE")
-    bpe_sets = ([("data.bpe_src", f"{bpe}/{src}.model"), ("data.bpe_tgt", f"{bpe}/{tgt}.model")] if args.separate
-                else [("data.bpe", f"{bpe}/joint.model")])
-    print(f"{PROG}: train on it (from the repository root):\n  " + train_command(
-        "nmt", "experiments/nmt/atr.json",
-        [("data.dir", final), ("data.src", src), ("data.tgt", tgt), ("data.train", "train"), ("data.dev", "dev"),
-         ("data.test", "test"), ("data.extra_tests", [])] + bpe_sets + [("out_dir", f"runs/nmt_{name}")]))
-
-
-def own_main(args):
-    for tool in SPM_TOOLS:
-        if shutil.which(tool) is None:
-            fail(f"{tool} not found: `make deps` installs the Debian package sentencepiece "
-                 f"(or: apt-get install sentencepiece)")
-    if not args.own_src or not args.own_tgt:
-        fail("--own-src and --own-tgt go together: the source-language file(s) and the target-language file(s)")
-    for opt, lang in (("--src-lang", args.src_lang), ("--tgt-lang", args.tgt_lang)):
-        if not lang:
-            fail(f"{opt} is needed with --own-src/--own-tgt: the language code (e.g. en, fr), used as the file "
-                 f"suffix and by the tokenizer")
-        if not all(c in LANG_CODE for c in lang):
-            fail(f"{opt} {lang!r}: use letters, digits, '_' and '-' (it is a file suffix)")
-    if args.src_lang == args.tgt_lang:
-        fail(f"--src-lang and --tgt-lang are both {args.src_lang!r}: the two sides need different suffixes")
-    name = own_name(args.name, args.own_src, fail)
-    splits, ranges, infos = own_job(args, name)
-    own_write(args, name, splits, ranges, infos)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--raw", default=os.environ.get("RAW_DATA", "../shared/data"),
@@ -554,10 +354,7 @@ def main():
         return own_main(args)
     args.out = args.out or "data/multi30k"
     if not args.self_test:
-        for tool in SPM_TOOLS:
-            if shutil.which(tool) is None:
-                fail(f"{tool} not found: `make deps` installs the Debian package sentencepiece "
-                     f"(or: apt-get install sentencepiece)")
+        require_spm_tools()
     files = load(args.raw)
     empty = check(files, args.no_check)
     if args.self_test:

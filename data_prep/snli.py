@@ -420,7 +420,7 @@ def main():
         name = own_name(a.name, own_paths(a.own, fail), fail)
         folder, meta, splits = job_own(a.own, name, a.tokenize)
         write_folder(a.out, folder, meta, splits)
-        note(f"train on it (from the repository root):\n  " + train_command(
+        note("train on it (from the repository root):\n  " + train_command(
             "snli", "experiments/snli/inhouse_cond_atr.json",
             [("data.dir", os.path.join(a.out, folder)), ("data.protocol", f"own data {name}"),
              ("out_dir", f"runs/snli_{name}")]))

@@ -271,8 +271,8 @@ def main():
         order = meta["labels"]["index_to_label"]
         note(("labels kept (integers 0..{}): ".format(len(order) - 1) if kept else
               "labels mapped to 0..{} in sorted order: ".format(len(order) - 1))
-             + ", ".join(f"{k} = {l}" for k, l in enumerate(order)) + f" (labels.txt)")
-        note(f"train on it (from the repository root):\n  " + train_command(
+             + ", ".join(f"{k} = {l}" for k, l in enumerate(order)) + " (labels.txt)")
+        note("train on it (from the repository root):\n  " + train_command(
             "classify", "experiments/classify/sst2_atr.json",
             [("data.dir", os.path.join(a.out, name + "_own")), ("data.num_labels", len(order)),
              ("data.protocol", f"own data {name}"), ("out_dir", f"runs/classify_{name}")]))

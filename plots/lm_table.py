@@ -136,7 +136,7 @@ def load_run(d):
                           " No state norms in its log (run before they were logged)." if not any(
                               "state_abs_max" in m for m in metrics) else "")
     calm = state_calm(metrics) if not rises else None
-    r["calm"] = (f"did not diverge: dev perplexity per epoch " + ", ".join(f"{p:.3g}" for p in curve)
+    r["calm"] = ("did not diverge: dev perplexity per epoch " + ", ".join(f"{p:.3g}" for p in curve)
                  + f"; carried state (train log): {calm}.") if calm else None
     # Every table cell, formatted here so that a bad value is reported with its run, not mid-table.
     rr = f"{r['r']:.3f}" if r["r"] is not None else ""
