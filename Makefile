@@ -32,9 +32,11 @@ gradcheck: build
 
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (gcc), in its own build folder.
 # Open MPI's own allocations are not ours: its leak reports are suppressed (tests/sanitize/lsan.supp).
+# -g1 (line tables, no variable info) still gives the reports' stacks file:line, and compiles a fifth faster
+# than -g (core/rnn/atr.cc: 7.6 -> 6.0 CPU-s; its object 2.7 -> 0.8 MB).
 SAN_BUILD ?= build-sanitize
 test-sanitize: deps
-	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DTW_SANITIZE=ON
+	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DTW_SANITIZE=ON
 	cmake --build $(SAN_BUILD) -j$(JOBS)
 	cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \

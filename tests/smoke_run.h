@@ -5,15 +5,31 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "base/check.h"
 #include "base/threads.h"
 #include "train/cli.h"
 #include "train/predict_cli.h"
 
 namespace twin::test {
+
+// experiments/smoke/<file> (for example "lm_atr.json") reading its data from data_dir and writing its run to
+// out_dir: the config every task's smoke and command-line tests start from.
+inline nlohmann::json smoke_config(const std::string& file, const std::string& data_dir, const std::string& out_dir) {
+  const std::string path = std::string(TW_SOURCE_DIR) + "/experiments/smoke/" + file;
+  std::ifstream in(path);
+  TW_CHECK(in, "cannot read the smoke config ", path);
+  nlohmann::json config = nlohmann::json::parse(in);
+  config["data"]["dir"] = data_dir;
+  config["out_dir"] = out_dir;
+  return config;
+}
 
 template <class TaskT>
 struct SmokeRun {

@@ -24,14 +24,6 @@ using twin::test::contains;
 using twin::test::error_of;
 using twin::test::TempDir;
 
-nlohmann::json smoke_config(const std::string& data_dir, const std::string& run_dir) {
-  std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/classify_atr.json");
-  nlohmann::json config = nlohmann::json::parse(in);
-  config["data"]["dir"] = data_dir;
-  config["out_dir"] = run_dir;
-  return config;
-}
-
 struct SmokeCase {
   std::string name;
   nlohmann::json model;   // merged over the smoke file's model section
@@ -42,7 +34,7 @@ class ClassifySmoke : public ::testing::TestWithParam<SmokeCase> {};
 TEST_P(ClassifySmoke, LearnsTheGeneratedLabels) {
   TempDir data("cls_data"), run("cls_run");
   write_synthetic_sentiment(data.str(), 3);
-  nlohmann::json config = smoke_config(data.str(), run.str());
+  nlohmann::json config = test::smoke_config("classify_atr.json", data.str(), run.str());
   config["model"].merge_patch(GetParam().model);
   auto s = test::train_smoke<ClassifyTask>(config, "smoke/classify_atr.json", run.str());
   EXPECT_LT(test::tail_mean_loss(s.out.losses), s.out.losses.front() / 3) << "training loss did not drop";
@@ -77,7 +69,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ClassifyTask, MemoryFlagWritesMemoryJson) {
   TempDir data("cls_data"), run("cls_run");
   write_synthetic_sentiment(data.str(), 5, 200, 50, 50);
-  nlohmann::json config = smoke_config(data.str(), run.str());
+  nlohmann::json config = test::smoke_config("classify_atr.json", data.str(), run.str());
   JsonReader root(config, "smoke");
   const RunConfig rc = parse_run(root);
   JsonReader tr = root.child("train");
@@ -138,7 +130,7 @@ TEST(ClassifyTask, MemoryFlagNeedsAUnidirectionalTwinGatedEncoderAndANumber) {
   TempDir data("cls_data"), run("cls_run");
   write_synthetic_sentiment(data.str(), 5, 100, 20, 20);
   auto make = [&](const nlohmann::json& model_patch, const std::string& flag, const std::string& value) {
-    nlohmann::json config = smoke_config(data.str(), run.str());
+    nlohmann::json config = test::smoke_config("classify_atr.json", data.str(), run.str());
     config["model"].merge_patch(model_patch);
     JsonReader root(config, "smoke");
     const RunConfig rc = parse_run(root);
@@ -163,7 +155,7 @@ TEST(ClassifyTask, MemoryFlagNeedsAUnidirectionalTwinGatedEncoderAndANumber) {
 TEST(ClassifyCli, PredictCommandReproducesTheRunsTestPredictions) {
   TempDir data("cls_data"), run("cls_run"), io("cls_io");
   write_synthetic_sentiment(data.str(), 5, 600, 60, 60);
-  nlohmann::json config = smoke_config(data.str(), run.str());
+  nlohmann::json config = test::smoke_config("classify_atr.json", data.str(), run.str());
   config["data"]["lowercase"] = true;
   config["train"]["max_epochs"] = 4;
   std::ofstream(io.file("exp.json")) << config.dump(2);

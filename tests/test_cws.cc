@@ -95,10 +95,7 @@ struct Smoke {
   TrainOutcome out;
   explicit Smoke(const std::string& objective, bool constrain = false) {
     write_synthetic_cws(data.str(), 11);
-    std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/cws_atr.json");
-    nlohmann::json config = nlohmann::json::parse(in);
-    config["data"]["dir"] = data.str();
-    config["out_dir"] = run.str();
+    nlohmann::json config = test::smoke_config("cws_atr.json", data.str(), run.str());
     config["model"]["objective"] = objective;
     config["model"]["constrain"] = constrain;
     auto r = test::train_smoke<CwsTask>(config, "smoke/cws_atr.json", run.str());

@@ -15,6 +15,7 @@
 #include "lm_score.h"
 #include "lm_synthetic.h"
 #include "lm_task.h"
+#include "smoke_run.h"
 #include "test_util.h"
 #include "train/run_dir.h"
 
@@ -147,7 +148,7 @@ SmokeRun run_smoke(const nlohmann::json& j, const std::string& out_dir, long max
 TEST(LmSmoke, LossDropsAndFirstLossesMatchGolden) {
   TempDir data("data"), out("out");
   write_synthetic_corpus(data.str(), 17);
-  SmokeRun s = run_smoke(lm_smoke_config(data.str(), out.str()), out.str(), 0, false);
+  SmokeRun s = run_smoke(test::smoke_config("lm_atr.json", data.str(), out.str()), out.str(), 0, false);
   const auto& L = s.out.losses;
   ASSERT_GE(L.size(), 30u);
   double first = 0, last = 0;
@@ -175,9 +176,9 @@ TEST(LmSmoke, StopAndResumeMidEpochEqualsStraightRun) {
   // The carried hidden state is task state: a resumed run must continue it, not restart from zeros.
   TempDir data("data"), a("a"), b("b");
   write_synthetic_corpus(data.str(), 17);
-  SmokeRun straight = run_smoke(lm_smoke_config(data.str(), a.str()), a.str(), 0, false);
-  SmokeRun part1 = run_smoke(lm_smoke_config(data.str(), b.str()), b.str(), 7, false);
-  SmokeRun part2 = run_smoke(lm_smoke_config(data.str(), b.str()), b.str(), 0, true);
+  SmokeRun straight = run_smoke(test::smoke_config("lm_atr.json", data.str(), a.str()), a.str(), 0, false);
+  SmokeRun part1 = run_smoke(test::smoke_config("lm_atr.json", data.str(), b.str()), b.str(), 7, false);
+  SmokeRun part2 = run_smoke(test::smoke_config("lm_atr.json", data.str(), b.str()), b.str(), 0, true);
   std::vector<double> joined = part1.out.losses;
   joined.insert(joined.end(), part2.out.losses.begin(), part2.out.losses.end());
   EXPECT_EQ(joined, straight.out.losses);
@@ -189,7 +190,7 @@ TEST(LmSmoke, TwoThreadRunsWithTheSameSeedAreBitIdentical) {
   TempDir data("data"), a("a"), b("b");
   write_synthetic_corpus(data.str(), 17);
   auto cfg = [&](const TempDir& out) {
-    nlohmann::json j = lm_smoke_config(data.str(), out.str());
+    nlohmann::json j = test::smoke_config("lm_atr.json", data.str(), out.str());
     j["model"]["embed"] = 256;
     j["model"]["cell"]["hidden"] = 256;
     j["model"]["cell"]["type"] = "lstm";

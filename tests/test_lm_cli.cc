@@ -12,6 +12,7 @@
 #include "lm_score.h"
 #include "lm_synthetic.h"
 #include "lm_task.h"
+#include "smoke_run.h"
 #include "test_util.h"
 #include "train/run_dir.h"
 
@@ -26,7 +27,7 @@ class LmCli : public ::testing::Test {
  protected:
   void SetUp() override {
     write_synthetic_corpus(data_.str(), 17, 40, 10, 10);
-    config_ = lm_smoke_config(data_.str(), out_.str("run"));
+    config_ = test::smoke_config("lm_atr.json", data_.str(), out_.str("run"));
     std::ofstream(cfg_.str("exp.json")) << config_.dump(2);
   }
   int run(std::vector<std::string> extra, std::string* err) {

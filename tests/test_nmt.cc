@@ -34,10 +34,7 @@ struct Smoke {
   nlohmann::json config;
   Smoke() {
     write_synthetic_parallel(data.str(), 5);
-    std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/nmt_atr.json");
-    config = nlohmann::json::parse(in);
-    config["data"]["dir"] = data.str();
-    config["out_dir"] = run.str();
+    config = test::smoke_config("nmt_atr.json", data.str(), run.str());
     auto r = test::train_smoke<NmtTask>(config, "smoke/nmt_atr.json", run.str());
     task = std::move(r.task);
     out = std::move(r.out);

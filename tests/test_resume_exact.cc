@@ -14,6 +14,7 @@
 
 #include "lm_synthetic.h"
 #include "lm_task.h"
+#include "smoke_run.h"
 #include "test_util.h"
 #include "train/checkpoint.h"
 #include "train/cli.h"
@@ -50,10 +51,7 @@ class ResumeAfterKill : public ::testing::Test {
   void SetUp() override { lm::write_synthetic_corpus(data_.str(), 17, 40, 10, 10); }
 
   nlohmann::json config(const std::string& out, const nlohmann::json& train) {
-    std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/lm_atr.json");
-    nlohmann::json c = nlohmann::json::parse(in);
-    c["data"]["dir"] = data_.str();
-    c["out_dir"] = out;
+    nlohmann::json c = test::smoke_config("lm_atr.json", data_.str(), out);
     c["train"]["max_epochs"] = 2;
     c["train"].update(train);
     return c;

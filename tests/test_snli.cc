@@ -24,10 +24,7 @@ using twin::test::TempDir;
 
 test::SmokeRun<SnliTask> smoke(const std::string& dir, const std::string& run, const std::string& kind) {
   write_synthetic_snli(dir, 3);
-  std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/snli_atr.json");
-  nlohmann::json config = nlohmann::json::parse(in);
-  config["data"]["dir"] = dir;
-  config["out_dir"] = run;
+  nlohmann::json config = test::smoke_config("snli_atr.json", dir, run);
   config["model"]["kind"] = kind;
   return test::train_smoke<SnliTask>(config, "smoke/snli_atr.json", run);
 }
@@ -65,10 +62,7 @@ INSTANTIATE_TEST_SUITE_P(Kinds, SnliSmoke, ::testing::Values("cond", "wbw"));
 TEST(SnliCli, PredictCommandReproducesTheRunsTestPredictions) {
   TempDir data("snli_data"), run("snli_run"), io("snli_io");
   write_synthetic_snli(data.str(), 3, 2000, 60, 60);
-  std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/snli_atr.json");
-  nlohmann::json config = nlohmann::json::parse(in);
-  config["data"]["dir"] = data.str();
-  config["out_dir"] = run.str();
+  nlohmann::json config = test::smoke_config("snli_atr.json", data.str(), run.str());
   config["train"]["max_epochs"] = 6;
   std::ofstream(io.file("exp.json")) << config.dump(2);
   const test::CliResult trained = test::run_task<SnliTask>("snli", io.file("exp.json"));

@@ -1,7 +1,6 @@
 #include "lm_synthetic.h"
 
 #include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include "base/rng.h"
@@ -45,14 +44,6 @@ void write_synthetic_corpus(const std::string& dir, std::uint64_t seed, int trai
   write("train.txt", train_lines);
   write("valid.txt", valid_lines);
   write("test.txt", test_lines);
-}
-
-nlohmann::json lm_smoke_config(const std::string& data_dir, const std::string& out_dir) {
-  std::ifstream in(std::string(TW_SOURCE_DIR) + "/experiments/smoke/lm_atr.json");
-  nlohmann::json j = nlohmann::json::parse(in);
-  j["data"]["dir"] = data_dir;
-  j["out_dir"] = out_dir;
-  return j;
 }
 
 }  // namespace twin::lm
