@@ -26,14 +26,27 @@ using twin::test::TempDir;
 
 void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
-// One shared generated corpus and trained smoke model for the tests below (training takes seconds).
+// One shared generated corpus and its subword model. The tests that read data but need no trained model use it
+// alone (ctest runs each test in its own process, so a test that called smoke() trained the model again: about
+// 25 s each under the sanitizers).
+struct Corpus {
+  TempDir dir{"nmt_corpus"};
+  Corpus() { write_synthetic_parallel(dir.str(), 5); }
+};
+
+const TempDir& corpus() {
+  static Corpus c;
+  return c.dir;
+}
+
+// The smoke model trained on that corpus, shared by the tests below (training takes seconds).
 struct Smoke {
-  TempDir data{"nmt_data"}, run{"nmt_run"};
+  const TempDir& data = corpus();
+  TempDir run{"nmt_run"};
   std::unique_ptr<NmtTask> task;
   TrainOutcome out;
   nlohmann::json config;
   Smoke() {
-    write_synthetic_parallel(data.str(), 5);
     config = test::smoke_config("nmt_atr.json", data.str(), run.str());
     auto r = test::train_smoke<NmtTask>(config, "smoke/nmt_atr.json", run.str());
     task = std::move(r.task);
@@ -44,19 +57,6 @@ struct Smoke {
 Smoke& smoke() {
   static Smoke s;
   return s;
-}
-
-// The generated corpus and its subword model alone, for the tests that read data but need no trained model
-// (ctest runs each test in its own process, so a test that called smoke() trained the model again: about
-// 25 s each under the sanitizers).
-struct Corpus {
-  TempDir dir{"nmt_corpus"};
-  Corpus() { write_synthetic_parallel(dir.str(), 5); }
-};
-
-const TempDir& corpus() {
-  static Corpus c;
-  return c.dir;
 }
 
 TEST(NmtSmoke, TrainingOnTheReversalTaskReachesHighBleu) {
