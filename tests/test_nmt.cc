@@ -3,6 +3,7 @@
 // measured against the single model, and the translate/average command lines' bad input.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -26,9 +27,7 @@ using twin::test::TempDir;
 
 void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
-// One shared generated corpus and its subword model. The tests that read data but need no trained model use it
-// alone (ctest runs each test in its own process, so a test that called smoke() trained the model again: about
-// 25 s each under the sanitizers).
+// A generated corpus and its subword model, for the data tests: they need no trained model.
 struct Corpus {
   TempDir dir{"nmt_corpus"};
   Corpus() { write_synthetic_parallel(dir.str(), 5); }
@@ -39,28 +38,63 @@ const TempDir& corpus() {
   return c.dir;
 }
 
-// The smoke model trained on that corpus, shared by the tests below (training takes seconds).
-struct Smoke {
-  const TempDir& data = corpus();
-  TempDir run{"nmt_run"};
+// The smoke model, trained on a corpus like corpus()'s. ctest runs each test in its own process, and each test
+// that trained the model again took about 20 s under the sanitizers. So under ctest, NmtSmoke (the setup of the
+// ctest fixture nmt_smoke, tests/CMakeLists.txt) trains it once into $TW_NMT_SMOKE_DIR/{data,run}, and the tests
+// that only need a trained model (smoke_run()) read it from there. Run in one process (twin_tests alone, without
+// that variable), they share the one model trained in it.
+const char* shared_smoke_dir() {
+  const char* d = std::getenv("TW_NMT_SMOKE_DIR");
+  return d && *d ? d : nullptr;
+}
+
+struct SmokeRun {
+  std::string data, run;   // the generated corpus with its subword model; the finished run folder
+};
+
+struct Trained : SmokeRun {
+  TempDir tmp{"nmt_smoke"};   // holds data/ and run/ when no shared folder is given
   std::unique_ptr<NmtTask> task;
   TrainOutcome out;
-  nlohmann::json config;
-  Smoke() {
-    config = test::smoke_config("nmt_atr.json", data.str(), run.str());
-    auto r = test::train_smoke<NmtTask>(config, "smoke/nmt_atr.json", run.str());
+  Trained() {
+    const std::string root = shared_smoke_dir() ? shared_smoke_dir() : tmp.str();
+    data = root + "/data";
+    run = root + "/run";
+    for (const auto& d : {data, run}) {   // only our two folders: the variable may name a folder with more in it
+      fs::remove_all(d);
+      fs::create_directories(d);
+    }
+    write_synthetic_parallel(data, 5);
+    const nlohmann::json config = test::smoke_config("nmt_atr.json", data, run);
+    auto r = test::train_smoke<NmtTask>(config, "smoke/nmt_atr.json", run);
     task = std::move(r.task);
     out = std::move(r.out);
   }
 };
 
-Smoke& smoke() {
-  static Smoke s;
-  return s;
+Trained& trained() {
+  static Trained t;
+  return t;
+}
+
+// The finished smoke run for the tests that read it: the fixture's when ctest trained it, else trained here.
+const SmokeRun& smoke_run() {
+  static const SmokeRun shared = [] {
+    SmokeRun s;
+    if (const char* d = shared_smoke_dir()) {
+      s = {std::string(d) + "/data", std::string(d) + "/run"};
+      TW_CHECK(fs::exists(s.run + "/model.best.bin"), "no NMT smoke model in ", s.run,
+               ": NmtSmoke.TrainingOnTheReversalTaskReachesHighBleu trains it (ctest runs it first, as the setup "
+               "of the fixture nmt_smoke)");
+    }
+    return s;
+  }();
+  if (shared.run.empty()) return trained();
+  return shared;
 }
 
 TEST(NmtSmoke, TrainingOnTheReversalTaskReachesHighBleu) {
-  Smoke& s = smoke();
+  Trained& s = trained();
   ASSERT_EQ(s.out.stop_reason, "max_epochs");
   const auto& L = s.out.losses;
   ASSERT_GE(L.size(), 100u);
@@ -68,16 +102,16 @@ TEST(NmtSmoke, TrainingOnTheReversalTaskReachesHighBleu) {
   EXPECT_GE(s.out.best.primary, 90.0) << "dev BLEU (greedy) of the smoke model";
   const Metrics test = s.task->evaluate(Split::kTest);   // beam 4
   EXPECT_GE(test.primary, 90.0);
-  EXPECT_EQ(list_snapshots(s.run.str()).size(), 3u);    // keep_snapshots: 3 of the 8 epochs' snapshots kept
+  EXPECT_EQ(list_snapshots(s.run).size(), 3u);    // keep_snapshots: 3 of the 8 epochs' snapshots kept
 }
 
-std::vector<std::string> test_sources(const Smoke& s) {
-  return read_lines(s.data.str() + "/test.tok.src");
+std::vector<std::string> test_sources(const SmokeRun& s) {
+  return read_lines(s.data + "/test.tok.src");
 }
 
 TEST(NmtDecode, BatchedEqualsOneSentenceAtATimeAndBeamOneEqualsGreedy) {
-  Smoke& s = smoke();
-  auto model = load_model(s.run.str());
+  const SmokeRun& s = smoke_run();
+  auto model = load_model(s.run);
   const auto lines = test_sources(s);
   SearchConfig sc = model->decode.search;
   sc.beam = 4;
@@ -105,8 +139,8 @@ TEST(NmtDecode, BatchedEqualsOneSentenceAtATimeAndBeamOneEqualsGreedy) {
 }
 
 TEST(NmtDecode, EnsembleOfTheSameModelTwiceEqualsTheModel) {
-  Smoke& s = smoke();
-  auto a = load_model(s.run.str()), b = load_model(s.run.str());
+  const SmokeRun& s = smoke_run();
+  auto a = load_model(s.run), b = load_model(s.run);
   const auto lines = test_sources(s);
   SearchConfig sc = a->decode.search;
   const auto one = translate_corpus({a->net.get()}, *a->subwords.src, *a->subwords.tgt, lines, sc, 50);
@@ -115,12 +149,12 @@ TEST(NmtDecode, EnsembleOfTheSameModelTwiceEqualsTheModel) {
 }
 
 TEST(NmtAverage, AveragingSnapshotsGivesTheMeanOfTheirParameters) {
-  Smoke& s = smoke();
-  const auto snaps = list_snapshots(s.run.str());
+  const SmokeRun& s = smoke_run();
+  const auto snaps = list_snapshots(s.run);
   ASSERT_EQ(snaps.size(), 3u);
   TempDir out("avg");
   const std::string avg = out.str() + "/avg.bin";
-  std::vector<std::string> argv_s = {"average", s.run.str(), "--last", "2", "--out", avg};
+  std::vector<std::string> argv_s = {"average", s.run, "--last", "2", "--out", avg};
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   ASSERT_EQ(average_main(static_cast<int>(argv.size()), argv.data()), 0);
@@ -132,12 +166,11 @@ TEST(NmtAverage, AveragingSnapshotsGivesTheMeanOfTheirParameters) {
 }
 
 TEST(NmtGates, DecoderGateStatisticsAndTheirUnrolledContributions) {
-  Smoke& s = smoke();
-  Parallel test = read_parallel(s.data.str() + "/test.tok.src", s.data.str() + "/test.tok.tgt",
-                                *load_subwords(s.task->resolved_data()).src, *load_subwords(s.task->resolved_data()).tgt,
-                                s.task->resolved_data(), false, nullptr);
-  Subword sp(s.data.str() + "/bpe/joint.model");
-  const nlohmann::json j = decoder_gate_statistics(s.task->model(), test, sp, 3, 7);
+  const SmokeRun& s = smoke_run();
+  auto m = load_model(s.run);
+  Parallel test = read_parallel(s.data + "/test.tok.src", s.data + "/test.tok.tgt", *m->subwords.src,
+                                *m->subwords.tgt, m->data, false, nullptr);
+  const nlohmann::json j = decoder_gate_statistics(*m->net, test, *m->subwords.tgt, 3, 7);
   ASSERT_TRUE(j.contains("cell1") && j.contains("cell2") && j.contains("dependencies")) << j.dump().substr(0, 300);
   EXPECT_EQ(j["cell1"]["pair"], nlohmann::json({"i", "f"}));
   const double r = j["cell1"]["pearson_r_units"].get<double>();
@@ -203,7 +236,7 @@ TEST(NmtData, SubwordRoundTripIsLosslessOnTheRealValidationSet) {
 }
 
 TEST(NmtCli, BadInputGivesClearErrors) {
-  Smoke& s = smoke();
+  const SmokeRun& s = smoke_run();
   auto run = [](std::vector<std::string> args) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -211,14 +244,14 @@ TEST(NmtCli, BadInputGivesClearErrors) {
   };
   EXPECT_TRUE(contains(run({"translate"}), "no model given"));
   EXPECT_TRUE(contains(run({"translate", "/nonexistent/run"}), "no model at /nonexistent/run"));
-  EXPECT_TRUE(contains(run({"translate", s.run.str(), "--beam", "0"}), "--beam expects an integer in [1, 10000], got '0'"));
-  EXPECT_TRUE(contains(run({"translate", s.run.str(), "--frobnicate"}), "unknown flag '--frobnicate'"));
-  EXPECT_TRUE(contains(run({"translate", s.run.str(), "--split", "val", "--input", "x"}), "not both"));
+  EXPECT_TRUE(contains(run({"translate", s.run, "--beam", "0"}), "--beam expects an integer in [1, 10000], got '0'"));
+  EXPECT_TRUE(contains(run({"translate", s.run, "--frobnicate"}), "unknown flag '--frobnicate'"));
+  EXPECT_TRUE(contains(run({"translate", s.run, "--split", "val", "--input", "x"}), "not both"));
   // A model whose subword model has a different vocabulary than its embeddings.
   TempDir other("otherbpe");
   write_file(other.str() + "/t.txt", "lorem ipsum dolor sit amet consectetur adipiscing elit\n");
   learn_subword_model({other.str() + "/t.txt"}, other.str() + "/m", 40);
-  auto model = load_model(s.run.str());
+  auto model = load_model(s.run);
   Subword w(other.str() + "/m.model");
   const std::string e = error_of([&] {
     translate_corpus({model->net.get()}, w, w, {"a0"}, model->decode.search, 1);
