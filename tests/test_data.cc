@@ -13,41 +13,21 @@
 #include "data/batch.h"
 #include "data/text.h"
 #include "data/vocab.h"
+#include "test_util.h"
 
 namespace twin {
 namespace {
 
-namespace fs = std::filesystem;
+using test::TempDir;
 
-// A private scratch directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    static int counter = 0;
-    dir_ = fs::temp_directory_path() /
-           ("twin_test_data_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(dir_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string write(const std::string& name, const std::string& bytes) const {
-    std::ofstream(path(name), std::ios::binary) << bytes;
-    return path(name);
-  }
-  std::string write_gz(const std::string& name, const std::string& bytes) const {
-    gzFile f = gzopen(path(name).c_str(), "wb");
-    EXPECT_NE(f, nullptr);
-    EXPECT_EQ(gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size())), static_cast<int>(bytes.size()));
-    gzclose(f);
-    return path(name);
-  }
-
- private:
-  fs::path dir_;
-};
+// bytes gzip-compressed into a file of tmp; returns its path.
+std::string write_gz(const TempDir& tmp, const std::string& name, const std::string& bytes) {
+  gzFile f = gzopen(tmp.file(name).c_str(), "wb");
+  EXPECT_NE(f, nullptr);
+  EXPECT_EQ(gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size())), static_cast<int>(bytes.size()));
+  gzclose(f);
+  return tmp.file(name);
+}
 
 // Runs fn, expects a twin::Error whose message contains every one of `parts`.
 void expect_error(const std::function<void()>& fn, const std::vector<std::string>& parts) {
@@ -176,12 +156,12 @@ TEST(Vocab, FrozenRejectsNewWordsAndBadInputIsRejected) {
 TEST(Vocab, SaveLoadRoundTrip) {
   TempDir tmp;
   const Vocab v = Vocab::from_counts(count_words("猫 the 猫 cat the 猫"));
-  v.save(tmp.path("v.txt"));
-  std::ifstream in(tmp.path("v.txt"), std::ios::binary);
+  v.save(tmp.file("v.txt"));
+  std::ifstream in(tmp.file("v.txt"), std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(text, "<pad>\n<unk>\n<s>\n</s>\n猫\nthe\ncat\n");
 
-  const Vocab back = Vocab::load(tmp.path("v.txt"));
+  const Vocab back = Vocab::load(tmp.file("v.txt"));
   ASSERT_EQ(back.size(), v.size());
   for (std::int32_t i = 0; i < v.size(); ++i) EXPECT_EQ(back.word(i), v.word(i));
   EXPECT_EQ(back.id("unseen"), kUnkId);
@@ -189,8 +169,8 @@ TEST(Vocab, SaveLoadRoundTrip) {
 
   VocabOptions ptb{.specials = {}};
   const Vocab p = Vocab::from_counts(count_words("a <unk> b <eos>"), ptb);
-  p.save(tmp.path("ptb.txt"));
-  const Vocab pb = Vocab::load(tmp.path("ptb.txt"), ptb);
+  p.save(tmp.file("ptb.txt"));
+  const Vocab pb = Vocab::load(tmp.file("ptb.txt"), ptb);
   EXPECT_EQ(pb.decode({0, 1, 2, 3}), (std::vector<std::string>{"a", "<unk>", "b", "<eos>"}));
   EXPECT_EQ(pb.unk_id(), 1);
 }
@@ -209,7 +189,7 @@ TEST(Vocab, LoadErrorsNameFileAndLine) {
   expect_error([&] { Vocab::load(plain); }, {plain + ":1", "'<pad>'", "'the'"});
   const std::string shorter = tmp.write("short.txt", "<pad>\n<unk>\n");
   expect_error([&] { Vocab::load(shorter); }, {shorter, "2 lines", "4 words"});
-  expect_error([&] { Vocab::load(tmp.path("missing.txt")); }, {tmp.path("missing.txt"), "no such file"});
+  expect_error([&] { Vocab::load(tmp.file("missing.txt")); }, {tmp.file("missing.txt"), "no such file"});
   // CRLF files load cleanly.
   const Vocab crlf = Vocab::load(tmp.write("crlf.txt", "x\r\ny\r\n"), ptb);
   EXPECT_EQ(crlf.id("y"), 1);
@@ -339,7 +319,7 @@ TEST(ReadLines, PlainFileWithCrlfBomAndNoFinalNewline) {
 TEST(ReadLines, GzipIsReadTransparently) {
   TempDir tmp;
   const std::string text = "first line\r\nsecond\r\n第三\r\n";
-  EXPECT_EQ(read_lines(tmp.write_gz("a.txt.gz", text)), (std::vector<std::string>{"first line", "second", "第三"}));
+  EXPECT_EQ(read_lines(write_gz(tmp, "a.txt.gz", text)), (std::vector<std::string>{"first line", "second", "第三"}));
   // Also through the gzip tool, the way data_prep makes its files.
   const std::string plain = tmp.write("b.txt", text);
   ASSERT_EQ(std::system(("gzip -f '" + plain + "'").c_str()), 0);
@@ -352,17 +332,17 @@ TEST(ReadLines, LongLinesSpanningReadChunks) {
   const std::string text = "a\n" + big + "\nb\n" + big;
   const std::vector<std::string> want = {"a", big, "b", big};
   EXPECT_EQ(read_lines(tmp.write("big.txt", text)), want);
-  EXPECT_EQ(read_lines(tmp.write_gz("big.gz", text)), want);
+  EXPECT_EQ(read_lines(write_gz(tmp, "big.gz", text)), want);
 }
 
 TEST(ReadLines, ErrorsNameThePath) {
   TempDir tmp;
-  expect_error([&] { read_lines(tmp.path("nope.txt")); }, {tmp.path("nope.txt"), "no such file"});
-  expect_error([&] { read_lines(tmp.path("")); }, {"directory"});
+  expect_error([&] { read_lines(tmp.file("nope.txt")); }, {tmp.file("nope.txt"), "no such file"});
+  expect_error([&] { read_lines(tmp.file("")); }, {"directory"});
   // A gzip stream cut in half must fail loudly, not return a silently shortened corpus.
   std::string lines;
   for (int i = 0; i < 2000; ++i) lines += "line number " + std::to_string(i * 7919) + "\n";
-  const std::string gz = tmp.write_gz("full.gz", lines);
+  const std::string gz = write_gz(tmp, "full.gz", lines);
   std::ifstream in(gz, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), {});
   const std::string cut = tmp.write("cut.gz", bytes.substr(0, bytes.size() / 2));

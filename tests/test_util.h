@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -66,6 +67,11 @@ struct TempDir {
   std::string file(const std::string& name) const { return (path / name).string(); }
   // path / sub; with no sub, the folder itself with a trailing '/'.
   std::string str(const std::string& sub = "") const { return (path / sub).string(); }
+  // Writes bytes exactly (binary) to a file directly in the folder; returns its path.
+  std::string write(const std::string& name, const std::string& bytes) const {
+    std::ofstream(file(name), std::ios::binary) << bytes;
+    return file(name);
+  }
 };
 
 // [steps*B, 1] time-major mask, B = lengths.size(): row t*B + b is 1 where t < lengths[b], else 0.
