@@ -136,14 +136,19 @@ def protocol_rows(proto, cells, reference="lstm", resamples=None):
     return stats, best
 
 
+def fmt_p(p):
+    """A p-value as tables print it: three decimals, and "< 0.001" below that, never a bare 0.000."""
+    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
+
+
 def fmt_cmp(c, scale, digits):
     if c is None:
         return "–"
     b = c["boot"]
     lo, hi = (x * scale for x in b["ci95"])
     mark = " †" if b["p"] < ALPHA else ""
-    welch = f", Welch p {c['welch']['p']:.3f}" if c["welch"] else ""
-    return (f"{b['delta'] * scale:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}] p {b['p']:.3f}{mark}"
+    welch = f", Welch p {fmt_p(c['welch']['p'])}" if c["welch"] else ""
+    return (f"{b['delta'] * scale:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}] p {fmt_p(b['p'])}{mark}"
             f"{welch}")
 
 

@@ -45,6 +45,7 @@ class SeedsTable(unittest.TestCase):
             self.assertIn("51.00 ± 1.41 (2)", atr)
             self.assertIn("-39.50 [", atr)
             self.assertIn("†", atr)
+            self.assertIn("Welch p 0.004", atr)   # t -35.3 on 1.47 df (0.50, 0.52 against 0.90, 0.91)
             gru = next(l for l in lines if l.startswith("| gru "))
             self.assertIn("60.00 (one seed)", gru)
             self.assertIn("| – | – |", gru)
@@ -52,6 +53,14 @@ class SeedsTable(unittest.TestCase):
             csv_atr = next(r for r in rows if r[1] == "atr")
             self.assertAlmostEqual(float(csv_atr[8]), -39.5)
             self.assertLess(float(csv_atr[11]), 0.05)
+
+    def test_p_values_below_the_printed_resolution_read_less_than(self):
+        self.assertEqual(seeds_table.fmt_p(0.148), "0.148")
+        self.assertEqual(seeds_table.fmt_p(0.0005), "0.001")
+        self.assertEqual(seeds_table.fmt_p(0.0004), "< 0.001")
+        self.assertEqual(seeds_table.fmt_p(0.0), "< 0.001")
+        c = {"boot": {"delta": 0.218, "ci95": [0.194, 0.239], "p": 0.002}, "welch": {"t": 30.0, "df": 3.9, "p": 2e-6}}
+        self.assertEqual(seeds_table.fmt_cmp(c, 100, 1), "+21.8 [+19.4, +23.9] p 0.002 †, Welch p < 0.001")
 
 
 if __name__ == "__main__":
