@@ -19,9 +19,9 @@ namespace fs = std::filesystem;
 using twin::test::contains;
 using twin::test::error_of;
 using twin::test::TempDir;
+using twin::test::write_file;
 using Words = std::vector<std::string>;
 
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 TEST(ClassifyData, ReadsLabelsAndTokensInOrder) {
   TempDir d("cls");

@@ -20,8 +20,7 @@ namespace {
 using twin::test::contains;
 using twin::test::error_of;
 using twin::test::TempDir;
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+using twin::test::write_file;
 
 TEST(NerData, ReadsConll2003AndTwoColumnFiles) {
   TempDir d("ner");

@@ -24,8 +24,7 @@ namespace fs = std::filesystem;
 using twin::test::contains;
 using twin::test::error_of;
 using twin::test::TempDir;
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+using twin::test::write_file;
 
 // A generated corpus and its subword model, for the data tests: they need no trained model.
 struct Corpus {

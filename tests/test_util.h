@@ -36,6 +36,11 @@ std::string error_of(F&& f) {
 
 inline bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
 
+// Writes bytes exactly (binary) to path.
+inline void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
 // A fresh, empty folder under the system temp directory, created by the constructor and removed with all
 // its contents by the destructor (which never throws). The name holds the optional tag, the pid (parallel
 // test processes), a per-binary counter (several folders per test) and the current test's name (to find
@@ -69,7 +74,7 @@ struct TempDir {
   std::string str(const std::string& sub = "") const { return (path / sub).string(); }
   // Writes bytes exactly (binary) to a file directly in the folder; returns its path.
   std::string write(const std::string& name, const std::string& bytes) const {
-    std::ofstream(file(name), std::ios::binary) << bytes;
+    write_file(file(name), bytes);
     return file(name);
   }
 };
