@@ -143,11 +143,12 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       Progress at;
       detail::load_last(last, task.params(), *make_optimizer(tc.optim), state, at);
       // A run whose budget is spent has nothing left to train: say so and change nothing (no extra step, no
-      // rewritten summary). Raising a budget key with --set continues it.
+      // rewritten summary). Raising a budget key with --set continues it. A run killed after its last
+      // checkpoint but before its summary was written is not done: it goes on to its final evaluation.
       const bool done = at.epoch > tc.max_epochs || (tc.max_steps > 0 && at.step >= tc.max_steps) ||
                         (tc.max_minutes > 0 && at.elapsed_s >= 60 * tc.max_minutes) ||
                         (tc.patience > 0 && at.stalled >= tc.patience);
-      if (done) {
+      if (done && file_exists(dir.path("summary.json"))) {
         if (lead)
           std::fprintf(stderr, "%s: %s has finished (epoch %d, step %ld; max_epochs %d, max_steps %ld, max_minutes %g, "
                        "patience %d): nothing to do, nothing changed (HINT: --set train.max_epochs=N or "
