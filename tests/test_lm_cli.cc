@@ -104,6 +104,33 @@ TEST_F(LmCli, TrainsResumesAndRefusesToOverwriteARun) {
   EXPECT_NE(cmds.find("# set: train.max_steps=0"), std::string::npos) << cmds;
 }
 
+// A run killed after its last checkpoint but before summary.json was written (the crash_resume window that
+// seed 24032 hit) is not finished: --resume goes on to the final evaluation and writes the summary the
+// uninterrupted run wrote, without training a step more or logging a metrics line twice.
+TEST_F(LmCli, ResumeOfARunKilledBeforeItsSummaryWritesIt) {
+  std::string err;
+  ASSERT_EQ(run({"--set", "train.max_epochs=2"}, &err), 0) << err;   // two dev evaluations, train lines
+  const auto whole = nlohmann::json::parse(read_file(out_.str("run/summary.json")));
+  const std::string metrics0 = read_file(out_.str("run/metrics.jsonl"));
+  ASSERT_NE(metrics0.find("\"split\":\"dev\""), std::string::npos) << metrics0;
+  // The state that kill leaves: everything but the summary and the outputs written beside it.
+  fs::remove(out_.str("run/summary.json"));
+  fs::remove_all(out_.str("run/logprobs"));
+  ASSERT_EQ(run({"--resume"}, &err), 0) << err;
+  EXPECT_EQ(err.find("has finished"), std::string::npos) << err;
+  ASSERT_TRUE(fs::exists(out_.str("run/summary.json"))) << err;
+  const auto resumed = nlohmann::json::parse(read_file(out_.str("run/summary.json")));
+  EXPECT_EQ(resumed["steps"], whole["steps"]);
+  EXPECT_EQ(resumed["dev"], whole["dev"]);
+  EXPECT_EQ(resumed["test"], whole["test"]);
+  EXPECT_EQ(resumed["best_dev"], whole["best_dev"]);
+  EXPECT_EQ(read_file(out_.str("run/metrics.jsonl")), metrics0);
+  EXPECT_TRUE(fs::exists(out_.str("run/logprobs/test.txt")));
+  // Now it has finished: a second resume changes nothing.
+  ASSERT_EQ(run({"--resume"}, &err), 0) << err;
+  EXPECT_NE(err.find("has finished"), std::string::npos) << err;
+}
+
 // `lm score` (issue 29): a trained run scores new text one sentence at a time; batching sentences of equal
 // length changes scores by float rounding only, the vocabulary is the run's vocab.txt (or rebuilt identically without it), words
 // outside it are counted as <unk>, and bad input names the line.
