@@ -129,6 +129,21 @@ TEST_F(LmCli, ResumeOfARunKilledBeforeItsSummaryWritesIt) {
   // Now it has finished: a second resume changes nothing.
   ASSERT_EQ(run({"--resume"}, &err), 0) << err;
   EXPECT_NE(err.find("has finished"), std::string::npos) << err;
+  // The same kill in a continuation (a raised budget) leaves the earlier invocation's summary behind: it speaks
+  // of fewer steps than the checkpoint, so the run is not finished and the resume replaces it.
+  ASSERT_EQ(run({"--resume", "--set", "train.max_epochs=3"}, &err), 0) << err;
+  const std::string longer = read_file(out_.str("run/summary.json"));
+  ASSERT_GT(nlohmann::json::parse(longer)["steps"].get<long>(), whole["steps"].get<long>());
+  test::write_file(out_.str("run/summary.json"), whole.dump(2) + "\n");   // the stale one
+  ASSERT_EQ(run({"--resume"}, &err), 0) << err;
+  EXPECT_EQ(err.find("has finished"), std::string::npos) << err;
+  const auto again = nlohmann::json::parse(read_file(out_.str("run/summary.json")));
+  EXPECT_EQ(again["steps"], nlohmann::json::parse(longer)["steps"]);
+  EXPECT_EQ(again["test"], nlohmann::json::parse(longer)["test"]);
+  // An unreadable summary (not JSON) is not taken for a finished run either.
+  test::write_file(out_.str("run/summary.json"), "{\"steps\": ");
+  ASSERT_EQ(run({"--resume"}, &err), 0) << err;
+  EXPECT_EQ(nlohmann::json::parse(read_file(out_.str("run/summary.json")))["test"], again["test"]);
 }
 
 // `lm score` (issue 29): a trained run scores new text one sentence at a time; batching sentences of equal

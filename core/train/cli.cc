@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "twin_version.h"   // generated at build time (cmake/version.cmake)
 
@@ -254,6 +255,13 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
   TW_CHECK(!a.config.empty(), "no experiment file given; ", usage);
   TW_CHECK(!(a.resume && a.eval_only), "--resume and --eval-only exclude each other");
   return a;
+}
+
+bool summary_covers(const std::string& path, long step) {
+  std::ifstream in(path);
+  if (!in) return false;
+  const nlohmann::json s = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return s.is_object() && s.contains("steps") && s["steps"].is_number_integer() && s["steps"].get<long>() == step;
 }
 
 nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamStore& store, const TrainOutcome* out,

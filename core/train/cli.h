@@ -69,6 +69,10 @@ std::string keys_json(const std::vector<KeyDoc>& docs);
 void apply_seed(RunConfig& run, std::uint64_t seed);
 nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamStore& store, const TrainOutcome* out,
                            const Metrics& dev, const Metrics& test, const CliArgs& args);
+// Whether the summary.json at `path` was written for a run that had trained `step` steps. A run killed after
+// its last checkpoint and before its summary has none, or (when a raised budget continued a finished run) the
+// stale one of the earlier invocation; an unreadable summary counts as missing, so the resume rewrites it.
+bool summary_covers(const std::string& path, long step);
 
 // TaskT(JsonReader& root, const RunConfig&, const TrainConfig&, const CliArgs&) consumes its own sections ("data", "model", ...);
 // static std::vector<std::string> TaskT::flags(); nlohmann::json resolved() const (its typed sections);
@@ -148,7 +152,7 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       const bool done = at.epoch > tc.max_epochs || (tc.max_steps > 0 && at.step >= tc.max_steps) ||
                         (tc.max_minutes > 0 && at.elapsed_s >= 60 * tc.max_minutes) ||
                         (tc.patience > 0 && at.stalled >= tc.patience);
-      if (done && file_exists(dir.path("summary.json"))) {
+      if (done && summary_covers(dir.path("summary.json"), at.step)) {
         if (lead)
           std::fprintf(stderr, "%s: %s has finished (epoch %d, step %ld; max_epochs %d, max_steps %ld, max_minutes %g, "
                        "patience %d): nothing to do, nothing changed (HINT: --set train.max_epochs=N or "
