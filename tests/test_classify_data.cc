@@ -22,7 +22,6 @@ using twin::test::TempDir;
 using twin::test::write_file;
 using Words = std::vector<std::string>;
 
-
 TEST(ClassifyData, ReadsLabelsAndTokensInOrder) {
   TempDir d("cls");
   write_file(d.file("train.txt"),

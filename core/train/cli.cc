@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "twin_version.h"   // generated at build time (cmake/version.cmake)
 
@@ -258,9 +257,8 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
 }
 
 bool summary_covers(const std::string& path, long step) {
-  std::ifstream in(path);
-  if (!in) return false;
-  const nlohmann::json s = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!file_exists(path)) return false;
+  const nlohmann::json s = nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
   return s.is_object() && s.contains("steps") && s["steps"].is_number_integer() && s["steps"].get<long>() == step;
 }
 
