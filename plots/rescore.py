@@ -37,7 +37,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from run_files import OUTPUT_DIRS  # noqa: E402
+from run_files import OUTPUT_DIRS, epochs_done_problem  # noqa: E402
 import significance as sig  # noqa: E402
 from significance import COLUMNS  # noqa: E402
 
@@ -330,6 +330,9 @@ def rescore_run(run, root, write_stats):
     except (OSError, ValueError) as e:
         return "differs", [f"{name}: cannot read its summary or resolved config ({e})"]
     task = summary.get("task", "?")
+    problem = epochs_done_problem(run, summary)
+    if problem:
+        return "differs", [f"{name}: {problem}"]
     if not any(os.path.isdir(os.path.join(run, d)) for d in OUTPUT_DIRS):
         return "not kept", [f"{name}: outputs not kept"]
     if task not in SCORERS:

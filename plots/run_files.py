@@ -108,6 +108,21 @@ def epochs_run(d, summary, metrics=None):
     return max((r.get("epoch", 0) for r in dev_records(metrics)), default=0)
 
 
+def epochs_done_problem(d, summary):
+    """What is wrong with summary.json's epochs_done, or None. A binary before b0dd6a1 counted only the epochs of
+    its last invocation, so a resumed run said e.g. 2 of 13; the dev records of metrics.jsonl span every
+    invocation. A run stopped mid-epoch (max_steps, max_minutes) logs its last dev record in the epoch it did
+    not finish, hence the allowance of one."""
+    path = os.path.join(d, "metrics.jsonl")
+    if not os.path.exists(path) or "epochs_done" not in summary:
+        return None
+    done, logged = summary["epochs_done"], epochs_run(d, summary)
+    if not isinstance(done, int) or done < logged - 1 or done > logged:
+        return (f"summary.json says epochs_done {done!r}, but metrics.jsonl has dev records up to epoch {logged} "
+                f"(mend an old summary with tools/mend_epochs_done.py)")
+    return None
+
+
 def _command_lines(d):
     """The lines of the run's command.txt; RunError if it is missing or unreadable."""
     path = os.path.join(d, "command.txt")

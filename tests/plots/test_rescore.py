@@ -17,6 +17,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "plots"))
 import rescore  # noqa: E402
 
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import mend_epochs_done  # noqa: E402
+
 
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -190,6 +193,30 @@ class Rescore(unittest.TestCase):
         rc, text = self.run_rescore()
         self.assertEqual(rc, 77, text)
         self.assertIn("is not prepared", text)
+
+    def test_epochs_done_of_one_invocation_is_named_and_mended(self):
+        # A run resumed once: 3 epochs in the first process, 2 in the second; the old binary said 2.
+        d = make_run(self.root, "lm_old", "lm", {"dir": "data/ptb"}, {"epochs_done": 2, "test": {"ppl": 9.0}},
+                     {"metrics.jsonl": "".join(json.dumps({"split": "dev", "epoch": e, "ppl": 10.0 - e}) + "\n"
+                                               for e in range(1, 6))})
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 1, text)
+        self.assertIn("lm_old: summary.json says epochs_done 2, but metrics.jsonl has dev records up to epoch 5",
+                      text)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(mend_epochs_done.main(["--runs", os.path.join(self.root, "results", "runs")]), 0)
+        self.assertIn("mended lm_old: epochs_done 2 -> 5", out.getvalue())
+        with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
+            s = json.load(f)
+        self.assertEqual((s["epochs_done"], s["epochs_done_mended"]["was"]), (5, 2))
+        self.assertEqual(s["test"], {"ppl": 9.0})  # nothing else changed
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 0, text)
+        self.assertIn("lm_old: outputs not kept", text)
+        # A run stopped mid-epoch logs its last dev record in the epoch it did not finish: one short is right.
+        make_run(self.root, "lm_steps", "lm", {"dir": "data/ptb"}, {"epochs_done": 4},
+                 {"metrics.jsonl": json.dumps({"split": "dev", "epoch": 5}) + "\n"})
+        self.assertEqual(self.run_rescore()[0], 0)
 
 
 if __name__ == "__main__":
