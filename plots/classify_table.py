@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from run_files import epochs_run, first_command, pct, run_label
+from run_files import epochs_run, first_command, pct, run_label, seed_group_lines
 
 SCRIPT = "classify_table.py"
 SETS = {"sst2": "SST-2 (binary)", "sst5": "SST-5 (fine-grained)"}
@@ -61,7 +61,7 @@ def load(d):
     if os.path.exists(mpath):
         with open(mpath) as f:
             memory = json.load(f)
-    return {"run": os.path.basename(d), "label": run_label(d), "set": os.path.basename(data.get("dir", "")), "protocol": data.get("protocol", "?"),
+    return {"run": os.path.basename(d), "dir": d, "label": run_label(d), "set": os.path.basename(data.get("dir", "")), "protocol": data.get("protocol", "?"),
             "name": name, "kind": kind, "order": order, "pooling": pooling, "params": s.get("params"),
             "params_ne": s.get("params_without_embeddings"), "train": s.get("train_accuracy"),
             "dev": s.get("dev", {}).get("accuracy"), "test": s.get("test", {}).get("accuracy"),
@@ -182,6 +182,10 @@ def build(runs, out_path):
                        f"{r['epochs']} ({r['stop']}) |")
         if not rs:
             out.append("| (no finished run committed yet) | | | | | | | | | | |")
+        groups = seed_group_lines([r for r in rs if r["test"] is not None], "test", what="test accuracy")
+        if groups:
+            out += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`; paired significance "
+                        "between cells: [seeds.md](seeds.md)):", ""] + groups
         protocols = sorted({r["protocol"] for r in rs})
         if protocols:
             out += ["", "Protocol: " + "; ".join(protocols) + "."]

@@ -255,6 +255,26 @@ class MakeTables(unittest.TestCase):
         self.assertEqual(lines[2], "| `b` | 1 | 110.0 (one seed) | 110.0–110.0 | 1 | none |")
         self.assertEqual(lines[3], "| `a` | 2 | 122.0 ± 2.8 (2) | 120.0–124.0 | 1, 2 | none |")
 
+    def test_classify_table_groups_seeds(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, acc in (("classify_sst2_lstm_s1", 0.80), ("classify_sst2_lstm_s2", 0.82),
+                              ("classify_sst2_lstm", 0.79)):
+                d = os.path.join(tmp, "runs", name)
+                os.makedirs(d)
+                with open(os.path.join(d, "summary.json"), "w", encoding="utf-8") as f:
+                    json.dump({"params": 10, "params_without_embeddings": 5, "train_accuracy": 0.9,
+                               "dev": {"accuracy": 0.7}, "test": {"accuracy": acc, "majority_class_accuracy": 0.5},
+                               "train_sentences_per_s": 100.0, "epochs_done": 3, "stop_reason": "max_epochs"}, f)
+                with open(os.path.join(d, "config.resolved.json"), "w", encoding="utf-8") as f:
+                    json.dump({"model": {"cell": {"type": "lstm", "hidden": 4}, "pooling": "last"},
+                               "data": {"dir": "data/sst/sst2", "protocol": "p"}}, f)
+            out = os.path.join(tmp, "classify.md")
+            rc, _, err = run("classify_table.py", "--runs", os.path.join(tmp, "runs"), "--out", out)
+            self.assertEqual(rc, 0, err)
+            text = read(out)
+        self.assertIn("| `classify_sst2_lstm` | 2 | 81.00 ± 1.41 (2) | 80.00–82.00 | 1, 2 | none |", text)
+        self.assertIn("| `classify_sst2_lstm` (earlier run, no seed suffix) | 1 | 79.00 (one run) |", text)
+
     def test_ner_table(self):
         text = read(self.path("ner.md"))
         self.assertIn("| lstm | 1 | 25.00 ± – (1 seed) | 25.00–25.00 | 35.00 | 89.61 |", text)
