@@ -17,6 +17,7 @@
 
 #include "graph/init.h"
 #include "base/threads.h"
+#include "base/gemm.h"
 #include "base/gemm_blis.h"
 #include "ops/ops.h"
 
@@ -249,7 +250,16 @@ void check_gemm_modes(GemmFn fn, Index m, Index n, Index k, double tol) {
       }
 }
 
+// Every library the build has, trusted, whatever this machine's probe says (gemm.h, GemmBackends): so that the
+// BLAS and BLIS paths are checked here even on a machine where gemm() would not route to them.
+struct AllGemmBackends {
+  GemmBackends saved = gemm_backends();
+  AllGemmBackends() { set_gemm_backends(GemmBackends{blis_available(), true}); }
+  ~AllGemmBackends() { set_gemm_backends(saved); }
+};
+
 void check_gemm_all_modes(Index m, Index n, Index k, GemmRoute expect, double tol) {
+  const AllGemmBackends all;
   ASSERT_STREQ(gemm_route_name(gemm_route(m, n, k)), gemm_route_name(expect))
       << "test shape no longer exercises the intended path";
   check_gemm_modes(&gemm, m, n, k, tol);
@@ -289,6 +299,7 @@ TEST(Gemm, EigenSplitPathMatchesReference) {
 
 TEST(Gemm, MatmulOpSameOnBothPaths) {
   // The same product computed by matmul (large: BLAS) and row block by row block (thin: BLIS or Eigen).
+  const AllGemmBackends all;
   const Mat x = randn(512, 96, 4), w = randn(96, 88, 5);
   ASSERT_EQ(gemm_route(512, 88, 96), GemmRoute::kBlas);
   ASSERT_NE(gemm_route(16, 88, 96), GemmRoute::kBlas);

@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <string>
 
 namespace twin {
 
@@ -24,12 +27,74 @@ struct SerialEigen {
 };
 }  // namespace
 
-GemmRoute gemm_route(Index m, Index n, Index k) {
+namespace {
+// OpenBLAS 0.3.21's AVX-512 cores; any other core name is a narrower kernel than an AVX-512 Eigen build.
+bool avx512_core(std::string name) {
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return name == "skylakex" || name == "cooperlake" || name == "sapphirerapids";
+}
+
+// TWIN_GEMM_BACKENDS: unset or "detect" (the probe), else the libraries to trust, comma-separated, from
+// "blas" and "blis", or "eigen" for neither: to compare routings on one machine with one binary.
+GemmBackends from_environment() {
+  const char* v = std::getenv("TWIN_GEMM_BACKENDS");
+  if (v == nullptr || std::string(v) == "detect") return detected_gemm_backends();
+  GemmBackends b{false, false};
+  std::string s = v;
+  for (std::size_t start = 0; start <= s.size();) {
+    const std::size_t comma = std::min(s.find(',', start), s.size());
+    const std::string name = s.substr(start, comma - start);
+    if (name == "blas") b.blas = true;
+    else if (name == "blis" && blis_available()) b.blis = true;
+    else
+      TW_CHECK(name == "eigen", "TWIN_GEMM_BACKENDS=", s, ": '", name, "' is not one of detect, eigen, blas",
+               blis_available() ? ", blis" : " (this build has no BLIS)", " (comma-separated)");
+    start = comma + 1;
+  }
+  return b;
+}
+
+GemmBackends& backends_in_use() {
+  static GemmBackends b = from_environment();
+  return b;
+}
+}  // namespace
+
+GemmBackends detected_gemm_backends() {
+  GemmBackends b;
+  b.blis = blis_available() && blis_arch() != "generic";
+#ifdef EIGEN_VECTORIZE_AVX512
+  b.blas = avx512_core(openblas_get_corename());
+#endif
+  return b;
+}
+
+GemmBackends gemm_backends() { return backends_in_use(); }
+void set_gemm_backends(const GemmBackends& b) {
+  backends_in_use() = GemmBackends{b.blis && blis_available(), b.blas};   // no BLIS route in a build without it
+}
+
+std::string gemm_backends_text() {
+  const GemmBackends b = gemm_backends();
+  std::string eigen = "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) +
+                      "." + std::to_string(EIGEN_MINOR_VERSION) + " (" + Eigen::SimdInstructionSetsInUse() + ")";
+  std::string blas = std::string("OpenBLAS ") + openblas_get_corename() + " kernels " +
+                     (b.blas ? "(large products)" : "(unused: narrower than Eigen's vectors)");
+  std::string text = eigen + " + " + blas;
+  if (blis_available())
+    text += " + BLIS " + blis_arch() + (b.blis ? " (thin products)" : " (unused: reference kernels)");
+  return text;
+}
+
+GemmRoute gemm_route(Index m, Index n, Index k, const GemmBackends& b, int threads) {
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  if (m < kThinRows && work >= kBlisMinWork && blis_available()) return GemmRoute::kBlis;
-  if (omp_get_max_threads() == 1) return work >= kBlasMinWorkOneThread ? GemmRoute::kBlas : GemmRoute::kEigen;
+  if (m < kThinRows && work >= kBlisMinWork && b.blis) return GemmRoute::kBlis;
+  if (!b.blas) return GemmRoute::kEigen;
+  if (threads == 1) return work >= kBlasMinWorkOneThread ? GemmRoute::kBlas : GemmRoute::kEigen;
   return m >= kThinRows && work >= kBlasMinWork ? GemmRoute::kBlas : GemmRoute::kEigen;
 }
+
+GemmRoute gemm_route(Index m, Index n, Index k) { return gemm_route(m, n, k, backends_in_use(), omp_get_max_threads()); }
 
 const char* gemm_route_name(GemmRoute r) {
   return r == GemmRoute::kBlas ? "blas" : r == GemmRoute::kBlis ? "blis" : "eigen";

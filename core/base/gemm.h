@@ -3,6 +3,7 @@
 // bottom of the engine: the tape (graph/), the ops and beam search call it; it knows no op.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "base/real.h"
 
@@ -20,14 +21,35 @@ void gemm(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real a
 // projections 125-170 vs Eigen's 80-115), and the rest run in Eigen's serial kernel, split by output columns
 // over the threads when large enough ("e-split"). BLIS is not used for the large products: it is not
 // consistently faster there (results/gemm_bench.md), and one library per shape class keeps results stable.
+//
+// The measurements assume that each library runs kernels built for this CPU, which a machine can deny: BLIS 0.9
+// falls back to its reference C kernels ("generic") on a CPU it does not know (an AVX-512 EPYC of 2026-11-28:
+// 15-29 GFLOP/s on every shape, against Eigen's 100-125 on one thread), and OpenBLAS's kernel can be forced
+// narrower than the CPU (OPENBLAS_CORETYPE=Haswell on that machine, set by its image because older OpenBLAS
+// builds go wrong on it; 80-100 GFLOP/s against Eigen's AVX-512 build at 100-125, and 140-180 against Eigen's
+// column split at 200-250 on two threads). GemmBackends says which of the two can be trusted; gemm_route
+// sends to Eigen what would have gone to an untrusted library (results/speed/routing/README.md).
 enum class GemmRoute { kEigen, kBlas, kBlis };
+struct GemmBackends {
+  bool blis = false;   // BLIS is built in and runs kernels tuned for this CPU (not its "generic" configuration)
+  bool blas = true;    // OpenBLAS's kernel is not narrower than Eigen's vectors in this build
+};
+// Probed once: BLIS's active configuration (bli_arch_query_id) and OpenBLAS's core (openblas_get_corename)
+// against Eigen's vectorisation (AVX-512 or not). Deterministic for a machine and environment.
+GemmBackends detected_gemm_backends();
+// What gemm() routes by: the detected backends unless a test or benchmark set others.
+GemmBackends gemm_backends();
+void set_gemm_backends(const GemmBackends& b);
+// One line for --version and the speed reports: the libraries, their kernels and which products each takes.
+std::string gemm_backends_text();
 inline constexpr double kBlasMinWork = 1 << 22;
 inline constexpr double kBlasMinWorkOneThread = 1 << 18;
 inline constexpr double kBlisMinWork = 1 << 17;
 inline constexpr Index kThinRows = 64;
 // Eigen products of at least this many multiply-adds are split by output columns over the threads.
 inline constexpr double kEigenSplitMinWork = 1 << 20;
-GemmRoute gemm_route(Index m, Index n, Index k);
+GemmRoute gemm_route(Index m, Index n, Index k);   // with gemm_backends() and omp_get_max_threads()
+GemmRoute gemm_route(Index m, Index n, Index k, const GemmBackends& b, int threads);
 const char* gemm_route_name(GemmRoute r);
 // gemm()'s Eigen path on its own (for gemm_bench): serial Eigen, split by output columns over the threads
 // when the product has at least kEigenSplitMinWork multiply-adds and a depth k >= 64 (a shallow product

@@ -41,6 +41,7 @@ const Real* readable(const Real* data, std::size_t count, std::size_t margin, st
 
 #ifdef TW_HAVE_BLIS
 bool blis_available() { return true; }
+std::string blis_arch() { return bli_arch_string(bli_arch_query_id()); }
 void blis_set_num_threads(int n) { bli_thread_set_num_threads(n); }
 
 void gemm_blis_rows(bool ta, bool tb, Index m, Index n, Index k, Real alpha, const Real* a, Index lda,
@@ -71,6 +72,7 @@ void gemm_blis(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha,
 }
 #else
 bool blis_available() { return false; }
+std::string blis_arch() { return ""; }
 void blis_set_num_threads(int) {}
 void gemm_blis_rows(bool, bool, Index, Index, Index, Real, const Real*, Index, const Real*, Index, Real, Real*,
                     Index) {

@@ -2,12 +2,15 @@
 // Kept apart from linalg.cc so that blis.h and OpenBLAS's cblas.h never meet in one translation unit.
 #pragma once
 #include <cstddef>
+#include <string>
 
 #include "base/real.h"
 
 namespace twin {
 
 bool blis_available();
+// BLIS's active configuration ("zen3", "skx", "haswell", ... or "generic", its reference C kernels), "" without BLIS.
+std::string blis_arch();
 void blis_set_num_threads(int n);
 // C = beta C + alpha op(A) op(B) on row-major matrices; C must be sized. Only valid when blis_available().
 void gemm_blis(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real alpha, Real beta);

@@ -1,6 +1,5 @@
 #include "train/cli.h"
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -8,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "base/gemm.h"
 #include "twin_version.h"   // generated at build time (cmake/version.cmake)
 
 namespace twin {
@@ -58,14 +58,7 @@ std::string version_text(const std::string& prog) {
 #ifndef TW_VERSION
 #define TW_VERSION "unknown"
 #endif
-  std::string gemm = "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
-                     std::to_string(EIGEN_MINOR_VERSION);
-#ifdef TW_HAVE_OPENBLAS
-  gemm += " + OpenBLAS (large products)";
-#endif
-#ifdef TW_HAVE_BLIS
-  gemm += " + BLIS (thin products)";
-#endif
+  const std::string gemm = gemm_backends_text();
   const char* mpi = dist::built_with_mpi() ? ", MPI data-parallel training" : "";
   return prog + " (twinrnn " + TW_VERSION + ", git " + TW_GIT_REVISION + "), matrix products: " + gemm + mpi +
          ", " + (sizeof(Real) == 4 ? "float32" : "float64") + "\n";

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/gemm.h"
 #include "speed_bench.h"
 #include "train/records_csv.h"
 #include "train/run_dir.h"
@@ -67,6 +68,7 @@ nlohmann::json machine_info() {
           {"cpu", cpu},
           {"date", utc_date()},
           {"blas", std::string(openblas_get_config()) + (par == 2 ? " (OpenMP threads)" : par == 1 ? " (pthreads)" : "")},
+          {"gemm", gemm_backends_text()},
           {"omp_wait_policy", wait ? wait : "(unset)"}};
 }
 
