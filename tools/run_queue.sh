@@ -41,6 +41,8 @@ run_one() {
   { echo "$(date '+%F %T') ${resume[*]:-fresh} rev $rev threads $threads"
     echo "  cpu: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g 2>/dev/null | awk '/^Mem:/{print $2}') GiB"
     echo "  load average at start: $(cut -d' ' -f1-3 /proc/loadavg); other queue lanes may share the cores"
+    # The matrix-product kernels depend on the machine and its environment (base/gemm.h): --version names them.
+    echo "  binary: $("$bin" --version 2>&1 | head -1)"
   } >> "$out/machine.txt"
   local rc=0
   "$bin" "$exp" --threads "$threads" "${resume[@]}" "$@" < /dev/null || rc=$?
