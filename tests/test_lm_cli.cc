@@ -193,6 +193,7 @@ TEST_F(LmCli, HelpAndVersionExitZero) {
       EXPECT_NE(out.find("lm (twinrnn "), std::string::npos) << out;
       EXPECT_NE(out.find(", git "), std::string::npos) << out;
       EXPECT_NE(out.find("matrix products: Eigen"), std::string::npos) << out;
+      EXPECT_NE(out.find(" + OpenBLAS "), std::string::npos) << out;   // its kernels and what it takes (gemm.h)
     } else {
       EXPECT_EQ(out.rfind("usage: lm <experiment.json>", 0), 0u) << out;
       for (const char* opt : {"--resume", "--seeds", "--dump-gates", "--print-keys", "experiments/KEYS.md"})

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/gemm.h"
 #include "base/threads.h"
 #include "train/checkpoint.h"
 #include "train/dist.h"
@@ -227,6 +228,9 @@ int run_main(int argc, char** argv, const char* prog) {
       return 0;
     }
     install_stop_signals();
+    // The matrix-product libraries are probed (and TWIN_GEMM_BACKENDS read) before anything is written, so a
+    // bad value stops the run before its folder exists.
+    gemm_backends();
     int rc = 0;
     if (args.seeds.size() <= 1) {
       rc = detail::run_once<TaskT>(args, prog, lead);

@@ -62,6 +62,12 @@ int main(int argc, char** argv) {
   int reps = 7;
   std::string out;
   std::string cmd = "build/bin/gemm_bench";
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::printf("%s\n\nTimes every product shape of our models in Eigen (serial, split by columns), OpenBLAS and BLIS\n"
+                "at each thread count (default 2; reps 7, best kept) and prints which is fastest; --out writes\n"
+                "PREFIX.json/.md/.csv. What the routing takes from it: results/gemm_bench.md.\n", kUsage);
+    return 0;
+  }
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];

@@ -55,6 +55,13 @@ int main(int argc, char** argv) {
   // Errors of `speed nmt` name that mode, as the nmt binary's modes do ("nmt translate: error: ...").
   const bool nmt = argc > 1 && !std::strcmp(argv[1], "nmt");
   const char* prog = nmt ? "speed nmt" : "speed";
+  if (!nmt && argc == 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) {
+    std::printf("%s\n\nMeasures training and inference words/s of the word LM for every cell x shape x thread count of\n"
+                "the experiment (experiments/speed/lm.json) and writes <out>.json/.md/.csv; `speed nmt --help` for\n"
+                "RNNSearch. --profile prints where each step's time goes; the machine block of every report names\n"
+                "the matrix-product kernels in use (README, Speed).\n", usage);
+    return 0;
+  }
   try {
     if (nmt) return speed::nmt_bench_main(argc - 1, argv + 1);
     if (argc > 1 && !std::strcmp(argv[1], "--csv")) {
