@@ -12,30 +12,37 @@ namespace {
 
 constexpr GemmBackends kBoth{true, true}, kBlasOnly{false, true}, kBlisOnly{true, false}, kNeither{false, false};
 
-TEST(GemmRoute, ThinProductsGoToBlisOnlyWhenItIsTrusted) {
-  // 20 x 650 x 1950: a recurrent product of the 2 x 650 GRU LM (rows = batch), 2.5e7 multiply-adds.
-  EXPECT_EQ(gemm_route(20, 1950, 650, kBoth, 1), GemmRoute::kBlis);
-  EXPECT_EQ(gemm_route(20, 1950, 650, kBlisOnly, 2), GemmRoute::kBlis);
-  // BLIS untrusted (its reference kernels): OpenBLAS on one thread, Eigen's column split on two.
-  EXPECT_EQ(gemm_route(20, 1950, 650, kBlasOnly, 1), GemmRoute::kBlas);
-  EXPECT_EQ(gemm_route(20, 1950, 650, kBlasOnly, 2), GemmRoute::kEigen);
-  EXPECT_EQ(gemm_route(20, 1950, 650, kNeither, 1), GemmRoute::kEigen);
-  // Below BLIS's minimum work (2^17 multiply-adds) a thin product stays out of BLIS: 20 x 64 x 64.
-  EXPECT_EQ(gemm_route(20, 64, 64, kBoth, 2), GemmRoute::kEigen);
-}
+struct RouteCase {
+  const char* why;
+  Index m, n, k;
+  GemmBackends trusted;
+  int threads;
+  GemmRoute expect;
+};
 
-TEST(GemmRoute, LargeProductsGoToOpenBlasOnlyWhenItIsTrusted) {
-  // 700 x 10000 x 650: the LM's softmax; 64 rows and more never go to BLIS.
-  EXPECT_EQ(gemm_route(700, 10000, 650, kBoth, 1), GemmRoute::kBlas);
-  EXPECT_EQ(gemm_route(700, 10000, 650, kBoth, 2), GemmRoute::kBlas);
-  EXPECT_EQ(gemm_route(700, 10000, 650, kBlisOnly, 1), GemmRoute::kEigen);
-  EXPECT_EQ(gemm_route(700, 10000, 650, kNeither, 2), GemmRoute::kEigen);
-  // The work thresholds by hand: on one thread OpenBLAS from 2^18 multiply-adds (64^3 = 2^18), on two from
-  // 2^22 (128 x 256 x 128 = 2^22).
-  EXPECT_EQ(gemm_route(64, 64, 64, kBlasOnly, 1), GemmRoute::kBlas);
-  EXPECT_EQ(gemm_route(64, 64, 63, kBlasOnly, 1), GemmRoute::kEigen);
-  EXPECT_EQ(gemm_route(128, 256, 128, kBlasOnly, 2), GemmRoute::kBlas);
-  EXPECT_EQ(gemm_route(128, 256, 127, kBlasOnly, 2), GemmRoute::kEigen);
+TEST(GemmRoute, EachProductGoesToATrustedLibraryOrEigen) {
+  const RouteCase cases[] = {
+      // 20 x 650 x 1950: a recurrent product of the 2 x 650 GRU LM (rows = batch), 2.5e7 multiply-adds.
+      {"thin, BLIS trusted", 20, 1950, 650, kBoth, 1, GemmRoute::kBlis},
+      {"thin, BLIS only", 20, 1950, 650, kBlisOnly, 2, GemmRoute::kBlis},
+      {"thin, BLIS untrusted, one thread: OpenBLAS", 20, 1950, 650, kBlasOnly, 1, GemmRoute::kBlas},
+      {"thin, BLIS untrusted, two threads: Eigen's split", 20, 1950, 650, kBlasOnly, 2, GemmRoute::kEigen},
+      {"thin, neither trusted", 20, 1950, 650, kNeither, 1, GemmRoute::kEigen},
+      {"thin below BLIS's 2^17 multiply-adds", 20, 64, 64, kBoth, 2, GemmRoute::kEigen},
+      // 700 x 10000 x 650: the LM's softmax; 64 rows and more never go to BLIS.
+      {"large, one thread", 700, 10000, 650, kBoth, 1, GemmRoute::kBlas},
+      {"large, two threads", 700, 10000, 650, kBoth, 2, GemmRoute::kBlas},
+      {"large, OpenBLAS untrusted", 700, 10000, 650, kBlisOnly, 1, GemmRoute::kEigen},
+      {"large, neither trusted", 700, 10000, 650, kNeither, 2, GemmRoute::kEigen},
+      // The work thresholds: one thread from 2^18 multiply-adds (64^3), two from 2^22 (128 x 256 x 128).
+      {"one thread at 2^18", 64, 64, 64, kBlasOnly, 1, GemmRoute::kBlas},
+      {"one thread below 2^18", 64, 64, 63, kBlasOnly, 1, GemmRoute::kEigen},
+      {"two threads at 2^22", 128, 256, 128, kBlasOnly, 2, GemmRoute::kBlas},
+      {"two threads below 2^22", 128, 256, 127, kBlasOnly, 2, GemmRoute::kEigen},
+  };
+  for (const RouteCase& c : cases)
+    EXPECT_STREQ(gemm_route_name(gemm_route(c.m, c.n, c.k, c.trusted, c.threads)), gemm_route_name(c.expect))
+        << c.why;
 }
 
 TEST(GemmRoute, SetBackendsIsWhatGemmRoutesBy) {
