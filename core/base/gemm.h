@@ -24,10 +24,11 @@ void gemm(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real a
 //
 // The measurements assume that each library runs kernels built for this CPU, which a machine can deny: BLIS 0.9
 // falls back to its reference C kernels ("generic") on a CPU it does not know (an AVX-512 EPYC of 2026-11-28:
-// 15-29 GFLOP/s on every shape, against Eigen's 100-125 on one thread), and OpenBLAS's kernel can be forced
-// narrower than the CPU (OPENBLAS_CORETYPE=Haswell on that machine, set by its image because older OpenBLAS
-// builds go wrong on it; 80-100 GFLOP/s against Eigen's AVX-512 build at 100-125, and 140-180 against Eigen's
-// column split at 200-250 on two threads). GemmBackends says which of the two can be trusted; gemm_route
+// at most 29 GFLOP/s on one thread, 18-26 on the LM's recurrent shapes against 77-107 in Eigen), and OpenBLAS's
+// kernel can be forced narrower than the CPU (OPENBLAS_CORETYPE=Haswell on that machine, set by its image
+// because older OpenBLAS builds go wrong on it: the LM's large products at 89-100 GFLOP/s against 107-129 in
+// Eigen's AVX-512 build, 140-194 against 213-259 for Eigen's column split on two threads). GemmBackends says
+// which of the two can be trusted; gemm_route
 // sends to Eigen what would have gone to an untrusted library (results/speed/routing/README.md).
 enum class GemmRoute { kEigen, kBlas, kBlis };
 struct GemmBackends {
