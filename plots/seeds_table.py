@@ -48,6 +48,12 @@ PROTOCOLS = [
      "RNNSearch En→De on Multi30k (29k pairs), tokenised lowercased BLEU, beam 10"),
     ("ptb", "PTB test perplexity, small recipe", r"^lm_(?P<cell>lstm|atr_tanh|lrn)_small$", "ppl", "ppl", 1, 1,
      "Zaremba et al.'s small recipe (2 x 200, 13 epochs)"),
+    # 39 epochs of 2 x 650 take 7-10 h on a one-thread lane, so this recipe has one seed per cell: its bootstrap
+    # resamples test sentences only and cannot speak for other seeds, which the protocol line says.
+    ("ptb_tf", "PTB test perplexity, the ATR authors' TensorFlow recipe", r"^lm_(?P<cell>[a-z_]+?)_atr_authors$",
+     "ppl", "ppl", 1, 1, "the ATR repository's TensorFlow LM (2 x 650, lr 0.6, 39 epochs). One seed per cell: the "
+     "bootstrap resamples the test sentences only, so a † says these trained models differ on this test "
+     "set, not that the cells would over other seeds, and there is no Welch test"),
 ]
 
 

@@ -54,6 +54,33 @@ class SeedsTable(unittest.TestCase):
             self.assertAlmostEqual(float(csv_atr[8]), -39.5)
             self.assertLess(float(csv_atr[11]), 0.05)
 
+    def test_one_seed_per_cell_is_tested_over_examples_only(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = os.path.join(tmp, "runs")
+
+            def lm(name, ppl, logprob_per_token):
+                d = os.path.join(runs, name)
+                os.makedirs(os.path.join(d, "stats"))
+                with open(os.path.join(d, "summary.json"), "w") as f:
+                    json.dump({"test": {"ppl": ppl}}, f)
+                with open(os.path.join(d, "stats", "test.tsv"), "w") as f:
+                    # 40 sentences of 5..14 tokens; the per-token log-probability differs a little by sentence
+                    f.write("logprob\ttokens\n" + "".join(
+                        f"{(logprob_per_token + 0.01 * (k % 3)) * (5 + k % 10)}\t{5 + k % 10}\n" for k in range(40)))
+
+            lm("lm_lstm_atr_authors_s1234", 55.0, -4.0)
+            lm("lm_atr_atr_authors_s1234", 90.0, -4.5)      # exp(0.5) times LSTM's perplexity on every sentence
+            lm("lm_atr_tanh_atr_authors_s1234", 91.0, -4.5)
+            lm("lm_atr_atr_authors_pytorch_s1", 80.0, -4.4)  # another recipe: not in this protocol
+            data = seeds_table.load(runs)
+            self.assertEqual(sorted(data["ptb_tf"]), ["atr", "atr_tanh", "lstm"])
+            lines, _ = seeds_table.build(data, tmp)
+            atr = next(l for l in lines if l.startswith("| atr |"))
+            self.assertIn("90.0 (one seed)", atr)
+            self.assertIn("†", atr)              # every resampled sentence says so: a clear difference
+            self.assertNotIn("Welch", atr)       # one seed per side: no test over seeds
+            self.assertIn("One seed per cell", "\n".join(lines))
+
     def test_p_values_below_the_printed_resolution_read_less_than(self):
         self.assertEqual(seeds_table.fmt_p(0.148), "0.148")
         self.assertEqual(seeds_table.fmt_p(0.0005), "0.001")

@@ -204,6 +204,10 @@ class MakeTables(unittest.TestCase):
         self.assertIn("`lm_atr_small` diverged on the way: dev perplexity 900 after epoch 2", text)
         self.assertIn("- `lm_atr_small`: `runs/bin/lm-0000000 experiments/lm/atr_small.json", text)
         self.assertIn("(2 invocations)", text)
+        # the gap to Zaremba's 114.5 split: LSTM 120.0 - 114.5 is the recipe's share, 142.3 - 120.0 ATR's
+        self.assertIn("our LSTM on this recipe has test perplexity 120.0 (one run) against the paper's 114.5, +5.5 "
+                      "from the recipe", text)
+        self.assertIn("the cell's share: ATR (output tanh) +11.0 (one run), ATR +22.3 (one run).", text)
         csvd = {r[-2]: r for r in csv_rows(self.path("lm.csv"))[1:]}
         self.assertEqual(csvd["lm_lstm_small"][4:6], ["125.0", "120.0"])
         self.assertEqual(csvd["lm_atr_small"][14], "yes")
@@ -232,6 +236,24 @@ class MakeTables(unittest.TestCase):
                 {"split": "train", "epoch": 2, "loss": 1.0}, {"split": "train", "epoch": 2, "loss": 3.0}]
         self.assertAlmostEqual(last_epoch_train_ppl(rows), math.exp(2.0))
         self.assertIsNone(last_epoch_train_ppl(rows[1:2]))
+
+    def test_lm_gap_split(self):
+        sys.path.insert(0, PLOTS)
+        try:
+            from lm_table import gap_split
+        finally:
+            sys.path.pop(0)
+        run = lambda cell, test: {"cell": cell, "test": test}
+        # no paper number for the recipe, or no LSTM run on it: nothing to split
+        self.assertIsNone(gap_split("other", [run("LSTM", 90.0), run("ATR", 95.0)]))
+        self.assertIsNone(gap_split("atr_authors", [run("ATR", 89.0)]))
+        # LSTM 84.0 and 86.0 (mean 85.0) against Zaremba's 82.7: +2.3; ATR 89.0 - 85.0 = +4.0; GRU 84.0, 88.0
+        # (mean 86.0): +1.0, from -1.0 to +3.0; cells by their mean, lowest first
+        text = gap_split("atr_authors", [run("LSTM", 84.0), run("ATR", 89.0), run("LSTM", 86.0),
+                                         run("GRU", 84.0), run("GRU", 88.0)])
+        self.assertIn("test perplexity 85.0 (mean of 2 runs) against the paper's 82.7, +2.3 from the recipe", text)
+        self.assertIn("the cell's share: GRU +1.0 (mean of 2 runs, -1.0 to +3.0), ATR +4.0 (one run).", text)
+        self.assertTrue(gap_split("atr_authors", [run("LSTM", 84.0)]).endswith("(the cell is the same)."))
 
     def test_seed_group_lines(self):
         sys.path.insert(0, PLOTS)
