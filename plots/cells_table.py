@@ -2,7 +2,9 @@
 """The cross-task comparison: one row per cell, one column per task's primary metric plus parameters and
 training speed, the best per column in bold -> results/cells.md, cells.csv (ours; each number's run folder
 in its own column) and cells_paper.csv (the papers' numbers for the same cells), and the block between the
-`<!-- cells table begin ... -->` and `<!-- cells table end -->` markers of README.md (only that block).
+`<!-- cells table begin ... -->` and `<!-- cells table end -->` markers of README.md, and where README.md has
+them, the PTB TF-recipe lines between `<!-- lm recipe begin ... -->` and `<!-- lm recipe end -->`
+(lm_table.readme_block); nothing else of the README.
 
 usage: cells_table.py [--runs results/runs] [--speed results/speed] [--out results/cells.md]
                       [--readme README.md | --no-readme]   (standard library only)
@@ -20,6 +22,7 @@ import speed_table
 
 SCRIPT = "cells_table.py"
 BEGIN, END = "<!-- cells table begin", "<!-- cells table end -->"
+LM_BEGIN, LM_END = "<!-- lm recipe begin", "<!-- lm recipe end -->"
 
 # (key, markdown header, CSV header, best = min or max, markdown format, CSV format)
 COLUMNS = [
@@ -211,12 +214,16 @@ def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None):
         if update_readme(readme, build(table, out, os.path.dirname(readme) or ".", runs_dir, speed_path,
                                        readme=True)[0]):
             written.append(readme)
+        # The PTB TF-recipe lines, when the README has their markers (a README without them is left alone).
+        if update_readme(readme, lm_table.readme_block(lm), LM_BEGIN, LM_END, optional=True) and readme not in written:
+            written.append(readme)
     print(f"{SCRIPT}: wrote {', '.join(written)} ({len(cells)} cells)")
     return written
 
 
-def update_readme(path, block):
-    """Replaces the lines between README's cells-table markers with `block`; False (reported) if it cannot."""
+def update_readme(path, block, begin_marker=BEGIN, end_marker=END, optional=False):
+    """Replaces the lines between README's markers (the cells table's unless named) with `block`; False
+    (reported) if it cannot. optional: a README with neither marker is left alone, silently (False)."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -224,10 +231,12 @@ def update_readme(path, block):
         report(SCRIPT, path, f"cannot read ({e})", "not updated")
         return False
     lines = text.split("\n")
-    begin = [i for i, l in enumerate(lines) if l.startswith(BEGIN)]
-    end = [i for i, l in enumerate(lines) if l.strip() == END]
+    begin = [i for i, l in enumerate(lines) if l.startswith(begin_marker)]
+    end = [i for i, l in enumerate(lines) if l.strip() == end_marker]
+    if optional and not begin and not end:
+        return False
     if len(begin) != 1 or len(end) != 1 or end[0] < begin[0]:
-        report(SCRIPT, path, f"needs exactly one `{BEGIN} ... -->` line followed by one `{END}` line",
+        report(SCRIPT, path, f"needs exactly one `{begin_marker} ... -->` line followed by one `{end_marker}` line",
                "not updated")
         return False
     new = "\n".join(lines[:begin[0] + 1] + block + lines[end[0]:])

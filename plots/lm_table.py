@@ -137,6 +137,38 @@ def gap_split(recipe, rs):
     return text + "."
 
 
+# The cells the TensorFlow-recipe comparison of issue 26 runs; the README names those not committed yet.
+README_CELLS = ("LSTM", "GRU", "ATR")
+
+
+def readme_block(runs):
+    """The README's lines on the ATR authors' TensorFlow recipe (between its `<!-- lm recipe begin` and
+    `<!-- lm recipe end -->` markers), from the committed runs: each cell's test perplexity, whether ATR's state
+    stayed bounded, the paper's LSTM beside them, and the cells still missing."""
+    rs = sorted((r for r in runs if r["recipe"] == "atr_authors"), key=lambda r: r["test"])
+    if not rs:
+        return ["No run of the ATR authors' TensorFlow recipe is committed yet (`results/lm.md`)."]
+    label = PAPER["atr_authors"]
+    text = ("On the TensorFlow recipe (39 epochs, one seed per cell; `results/lm.md`, section atr_authors), valid / "
+            "test perplexity: " + ", ".join(f"{r['cell']} {r['valid']:.1f} / {r['test']:.1f}" for r in rs)
+            + f"; Zaremba et al.'s medium LSTM (lr 1.0, not this recipe): {label[1]} / {label[2]}.")
+    for r in rs:
+        if not r["key"].startswith("atr"):   # the twin-gate runs (atr, atr_bias_none, atr_tanh, ...)
+            continue
+        if r["diverged"]:
+            text += f" {r['cell']} (`{r['run']}`) diverged on the way: {r['diverged']}"
+        elif r["state_peak"] is not None:
+            text += (f" {r['cell']} (`{r['run']}`) trained {r['epochs']} epochs without blowing up: its carried "
+                     f"state's max |h| never went above {r['state_peak']:.3g}.")
+    if len({r["cell"] for r in rs}) > 1:
+        text += (" Whether two cells differ is the paired bootstrap's call in `results/seeds.md` (over the test "
+                 "sentences: with one seed each it cannot speak for other seeds).")
+    missing = [c for c in README_CELLS if c not in {r["cell"] for r in rs}]
+    if missing:
+        text += " Not committed yet: " + ", ".join(missing) + "."
+    return [text]
+
+
 def load_run(d):
     s = read_json(os.path.join(d, "summary.json"))
     cfg = read_json(os.path.join(d, "config.resolved.json"))
@@ -164,6 +196,8 @@ def load_run(d):
         r["diverged"] += (f" Carried state (train log): largest jump at {jump}." if jump else
                           " No state norms in its log (run before they were logged)." if not any(
                               "state_abs_max" in m for m in metrics) else "")
+    peaks = [max(m["state_abs_max"]) for m in state_rows(metrics)]
+    r["state_peak"] = max(peaks) if peaks else None
     calm = state_calm(metrics) if not rises else None
     r["calm"] = ("did not diverge: dev perplexity per epoch " + ", ".join(f"{p:.3g}" for p in curve)
                  + f"; carried state (train log): {calm}.") if calm else None

@@ -255,6 +255,53 @@ class MakeTables(unittest.TestCase):
         self.assertIn("the cell's share: GRU +1.0 (mean of 2 runs, -1.0 to +3.0), ATR +4.0 (one run).", text)
         self.assertTrue(gap_split("atr_authors", [run("LSTM", 84.0)]).endswith("(the cell is the same)."))
 
+    def test_lm_readme_block(self):
+        sys.path.insert(0, PLOTS)
+        try:
+            from lm_table import readme_block
+        finally:
+            sys.path.pop(0)
+        run = lambda cell, key, valid, test, **kw: {"cell": cell, "key": key, "recipe": "atr_authors", "valid": valid,
+                                                  "test": test, "run": f"lm_{key}_atr_authors_s1", "epochs": 39,
+                                                  "diverged": kw.get("diverged"), "state_peak": kw.get("peak")}
+        self.assertEqual(readme_block([dict(run("LSTM", "lstm", 90.0, 85.0), recipe="small")]),
+                         ["No run of the ATR authors' TensorFlow recipe is committed yet (`results/lm.md`)."])
+        text = readme_block([run("ATR", "atr_bias_none", 93.2, 89.0, peak=14.64)])[0]
+        self.assertIn("valid / test perplexity: ATR 93.2 / 89.0; Zaremba et al.'s medium LSTM", text)
+        self.assertIn("ATR (`lm_atr_bias_none_atr_authors_s1`) trained 39 epochs without blowing up: its carried "
+                      "state's max |h| never went above 14.6.", text)
+        self.assertTrue(text.endswith("Not committed yet: LSTM, GRU."))
+        self.assertNotIn("seeds.md", text)   # one cell: nothing to compare
+        text = readme_block([run("ATR", "atr", 93.2, 89.0, diverged="dev perplexity 1e+09 after epoch 3."),
+                             run("GRU", "gru", 88.0, 84.5), run("LSTM", "lstm", 86.0, 82.0)])[0]
+        self.assertIn("perplexity: LSTM 86.0 / 82.0, GRU 88.0 / 84.5, ATR 93.2 / 89.0;", text)   # by test ppl
+        self.assertIn("ATR (`lm_atr_atr_authors_s1`) diverged on the way: dev perplexity 1e+09 after epoch 3.", text)
+        self.assertIn("`results/seeds.md`", text)
+        self.assertNotIn("Not committed yet", text)
+
+    def test_lm_readme_block_written_between_its_markers_only(self):
+        with tempfile.TemporaryDirectory() as d:
+            readme = os.path.join(d, "README.md")
+            head = README + "\nText before.\n<!-- lm recipe begin (generated) -->\nold line\n"
+            with open(readme, "w", encoding="utf-8") as f:
+                f.write(head + "<!-- lm recipe end -->\nText after.\n")
+            rc, _, err = run("cells_table.py", "--runs", RUNS, "--speed", SPEED, "--out", os.path.join(d, "cells.md"),
+                             "--readme", readme)
+            self.assertEqual(rc, 0, err)
+            text = read(readme)
+            self.assertNotIn("old line", text)
+            self.assertIn("<!-- lm recipe begin (generated) -->\nNo run of the ATR authors' TensorFlow recipe is "
+                          "committed yet (`results/lm.md`).\n<!-- lm recipe end -->\nText after.\n", text)
+            self.assertTrue(text.startswith("# A project\n"))
+            # an end marker lost: reported by path, the block left as it is
+            with open(readme, "w", encoding="utf-8") as f:
+                f.write(head)
+            rc, _, err = run("cells_table.py", "--runs", RUNS, "--speed", SPEED, "--out", os.path.join(d, "cells.md"),
+                             "--readme", readme)
+            self.assertEqual(rc, 0, err)
+            self.assertIn(f"{readme}: needs exactly one `<!-- lm recipe begin ... -->` line", err)
+            self.assertIn("old line", read(readme))
+
     def test_seed_group_lines(self):
         sys.path.insert(0, PLOTS)
         try:
