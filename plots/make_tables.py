@@ -16,6 +16,7 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
   table1.md / table1.csv              Table 1, WM / MT counted from the cells (plots/table1_table.py)
   cells.md / cells.csv, cells_paper.csv  the cross-task comparison (plots/cells_table.py), also written into
                                       README.md between its `<!-- cells table begin ... -->` / `end` markers
+                                      (and lm_table.readme_block between `<!-- lm recipe begin ... -->` / `end`)
 
 usage: make_tables.py [--runs results/runs] [--speed results/speed] [--nmt-extra DIR] [--out results]
                       [--readme README.md | --no-readme]
