@@ -3,11 +3,14 @@ the carried state's per-layer max |h| (tasks/lm/lm_task.cc log_extras: state_abs
 panels against the training step: the training loss per token, max |h| per layer and the pre-clip gradient
 norm, all on log scales. ATR's identity output leaves the state unbounded (h_t = i_t*p_t + f_t*h_{t-1} can grow
 whenever f_t is near 1), so a blow-up shows as max |h| jumping together with the gradient norm and the loss.
-One figure, lm_state_norm, one colour per run and one line style per layer."""
+One figure, lm_state_norm: a column per recipe (their step counts differ: 13 epochs of 2 x 200 against 39 of
+2 x 650), one colour per cell shared by its seeds, one line style per layer."""
 import os
+import re
 
 from fig_common import Bad, plt, reading
 from learning_curves import read_metrics, tidy_curve
+from lm_table import recipe_of
 
 LAYER_STYLES = ["-", "--", ":", "-."]
 
@@ -34,6 +37,17 @@ def state_rows(run_dir):
     return [(s, v[0], v[1], v[2]) for s, _, v in tidy_curve(rows)]
 
 
+SEED = re.compile(r"_s\d+$")
+
+
+def cell_and_recipe(run_dir):
+    """("atr_tanh", "small") for results/runs/lm_atr_tanh_small_s2: the run name without its lm_ prefix, seed
+    suffix and recipe; a name without a known recipe is its own cell of recipe "other"."""
+    name = SEED.sub("", os.path.basename(os.path.normpath(run_dir)))[3:]
+    recipe = recipe_of(name)
+    return (name[:-len(recipe) - 1] if recipe != "other" else name), recipe
+
+
 def fig_state_norm(report, run_dirs):
     """lm_state_norm from every run in run_dirs with state norms (none: noted, no figure)."""
     runs = []
@@ -46,28 +60,48 @@ def fig_state_norm(report, run_dirs):
     if not runs:
         report.note("lm_state_norm", "no LM run logs state_abs_max")
         return
-    fig, (ax_l, ax_h, ax_g) = plt.subplots(3, 1, figsize=(10, 9), sharex=True)
-    for k, (d, rows) in enumerate(runs):
-        color, name = f"C{k % 10}", os.path.basename(d)[3:]
-        steps = [s for s, _, _, _ in rows]
-        ax_l.plot(steps, [l for _, l, _, _ in rows], color=color, lw=1.2, label=name)
-        for layer in range(max(len(m) for _, _, _, m in rows)):
-            pts = [(s, m[layer]) for s, _, _, m in rows if layer < len(m)]
-            ax_h.plot(*zip(*pts), color=color, lw=1.2, ls=LAYER_STYLES[layer % len(LAYER_STYLES)],
-                      label=f"{name}, layer {layer + 1}")
-        g = [(s, v) for s, _, v, _ in rows if v is not None]
-        if g:
-            ax_g.plot(*zip(*g), color=color, lw=1.2, label=name)
-    for ax, label in ((ax_l, "training loss per token"), (ax_h, "max |h| of the carried state"),
-                      (ax_g, "gradient norm (before clipping)")):
-        ax.set_yscale("log")
-        ax.set_ylabel(label)
-        ax.grid(alpha=0.3, which="both")
-    ax_l.legend(fontsize="small", loc="upper right")
-    ax_h.legend(fontsize="x-small", loc="upper right", ncol=2)
-    ax_g.set_xlabel("training step")
+    recipes = sorted({cell_and_recipe(d)[1] for d, _ in runs})
+    cells = sorted({cell_and_recipe(d)[0] for d, _ in runs})
+    colour = {c: f"C{k % 10}" if len(cells) <= 10 else plt.get_cmap("tab20")(k % 20) for k, c in enumerate(cells)}
+    fig, axes = plt.subplots(3, len(recipes), figsize=(6 * len(recipes) + 2, 9), sharex="col", squeeze=False)
+    for col, recipe in enumerate(recipes):
+        ax_l, ax_h, ax_g = axes[:, col]
+        seen = {}
+        for d, rows in runs:
+            cell, rec = cell_and_recipe(d)
+            if rec != recipe:
+                continue
+            seen[cell] = seen.get(cell, 0) + 1
+            color, label = colour[cell], (cell if seen[cell] == 1 else None)   # a cell's seeds: one entry
+            steps = [s for s, _, _, _ in rows]
+            ax_l.plot(steps, [l for _, l, _, _ in rows], color=color, lw=1.0, label=label)
+            for layer in range(max(len(m) for _, _, _, m in rows)):
+                pts = [(s, m[layer]) for s, _, _, m in rows if layer < len(m)]
+                ax_h.plot(*zip(*pts), color=color, lw=1.0, ls=LAYER_STYLES[layer % len(LAYER_STYLES)])
+            g = [(s, v) for s, _, v, _ in rows if v is not None]
+            if g:
+                ax_g.plot(*zip(*g), color=color, lw=1.0)
+        ax_l.set_title(f"recipe {recipe} (" + ", ".join(f"{c} x{n}" if n > 1 else c for c, n in sorted(seen.items()))
+                       + ")", fontsize="medium")
+        handles, labels = ax_l.get_legend_handles_labels()
+        order = sorted(range(len(labels)), key=lambda k: labels[k])
+        ax_l.legend([handles[k] for k in order], [labels[k] for k in order], fontsize="small", loc="upper right",
+                    title="cell (its seeds share the colour)", title_fontsize="x-small")
+        layers = max(len(m) for d, rows in runs if cell_and_recipe(d)[1] == recipe for _, _, _, m in rows)
+        ax_h.legend([plt.Line2D([], [], color="0.3", ls=LAYER_STYLES[k % len(LAYER_STYLES)]) for k in range(layers)],
+                    [f"layer {k + 1}" for k in range(layers)], fontsize="x-small", loc="upper right")
+        ax_g.set_xlabel("training step")
+    for row, label in enumerate(("training loss per token", "max |h| of the carried state",
+                                 "gradient norm (before clipping)")):
+        axes[row, 0].set_ylabel(label)
+        for ax in axes[row]:
+            ax.set_yscale("log")
+            ax.grid(alpha=0.3, which="both")
     fig.suptitle("lm: carried-state norm, loss and gradient norm during training (train log rows, log scales)")
     fig.tight_layout()
-    report.save(fig, "lm_state_norm", [os.path.join(d, "metrics.jsonl") for d, _ in runs],
+    columns = {r: sorted({cell_and_recipe(d)[0] for d, _ in runs if cell_and_recipe(d)[1] == r}) for r in recipes}
+    report.save(fig, "lm_state_norm", [os.path.join(d, "metrics.jsonl") for d, _ in runs], columns=columns,
+                colours={c: colour[c] if isinstance(colour[c], str) else "#%02x%02x%02x" % tuple(
+                    round(255 * v) for v in colour[c][:3]) for c in cells},
                 runs={os.path.basename(d): {"points": len(r), "max_state": max(max(m) for _, _, _, m in r)}
                       for d, r in runs})

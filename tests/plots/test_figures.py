@@ -26,7 +26,8 @@ from fig_common import Bad, Report, pick_sentence, run_dirs  # noqa: E402
 from gate_correlation import gate_title, read_panels  # noqa: E402
 from learning_curves import CELL_COLORS, STYLES, line_styles, tidy_curve  # noqa: E402
 from memory_weights import final_weights, read_memory  # noqa: E402
-from state_norm import state_rows  # noqa: E402
+from seed_strips import fig_seed_strips  # noqa: E402
+from state_norm import cell_and_recipe, fig_state_norm, state_rows  # noqa: E402
 
 EXPECTED = ["fig2_twin_gate", "fig3_gates_lm_atr_small", "fig3_gates_lm_lstm_small", "fig3_gates_nmt_atr",
             "fig4_arcs_lm_atr_small", "fig4_arcs_nmt_atr", "memory_strip_lm_atr_small", "memory_strip_nmt_atr",
@@ -171,6 +172,75 @@ class PureFunctions(unittest.TestCase):
         # a clock that restarted at 0: the earlier session's time is added
         self.assertEqual(tidy_curve([rec(10, 10.0, 1), rec(20, 20.0, 2), rec(30, 5.0, 3), rec(40, 15.0, 4)]),
                          [(10, 10.0, 1), (20, 20.0, 2), (30, 25.0, 3), (40, 35.0, 4)])
+
+    def test_state_norm_columns_by_recipe_and_colours_by_cell(self):
+        self.assertEqual(cell_and_recipe("results/runs/lm_atr_tanh_small_s2"), ("atr_tanh", "small"))
+        self.assertEqual(cell_and_recipe("results/runs/lm_atr_atr_authors_s1234/"), ("atr", "atr_authors"))
+        self.assertEqual(cell_and_recipe("runs/lm_gru_small"), ("gru", "small"))             # an unseeded run
+        self.assertEqual(cell_and_recipe("runs/lm_lstm_medium_s1"), ("lstm", "medium"))
+        self.assertEqual(cell_and_recipe("runs/lm_atr_atr_authors_pytorch_s1"), ("atr_atr_authors_pytorch", "other"))
+
+    def test_state_norm_figure_end_to_end(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = os.path.join(tmp, "runs")
+            for name, peak in (("lm_atr_small_s1", 200.0), ("lm_atr_small_s2", 3.0), ("lm_lstm_small_s1", 1.0),
+                               ("lm_atr_atr_authors_s1234", 14.0), ("lm_gru_small", None)):   # gru: no state
+                os.makedirs(os.path.join(runs, name))
+                rows = [{"split": "train", "step": 100 * k, "loss": 5.0 - 0.1 * k, "grad_norm": 3.0,
+                         **({"state_abs_max": [1.0, peak * k / 4]} if peak else {})} for k in range(1, 5)]
+                with open(os.path.join(runs, name, "metrics.jsonl"), "w", encoding="utf-8") as f:
+                    f.write("\n".join(json.dumps(r) for r in rows) + "\n")
+            out = os.path.join(tmp, "figures")
+            report = Report(out)
+            fig_state_norm(report, run_dirs(runs))
+            self.assertEqual((report.written, report.skipped), (["lm_state_norm"], []))
+            facts = report.manifest["lm_state_norm"]
+            # a column per recipe; a colour per cell, the same in every column; the seeds of a cell share it
+            self.assertEqual(facts["columns"], {"atr_authors": ["atr"], "small": ["atr", "lstm"]})
+            self.assertEqual(sorted(facts["colours"]), ["atr", "lstm"])
+            self.assertNotEqual(facts["colours"]["atr"], facts["colours"]["lstm"])
+            self.assertEqual(facts["runs"]["lm_atr_small_s1"], {"points": 4, "max_state": 200.0})
+            self.assertNotIn("lm_gru_small", facts["runs"])
+            with open(os.path.join(out, "lm_state_norm.png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_seed_strips_values_and_grid(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = os.path.join(tmp, "runs")
+
+            def run(name, summary):
+                os.makedirs(os.path.join(runs, name))
+                with open(os.path.join(runs, name, "summary.json"), "w", encoding="utf-8") as f:
+                    json.dump({"test": summary}, f)
+
+            report = Report(os.path.join(tmp, "figures"))
+            fig_seed_strips(report, runs)   # no runs folder: noted, no figure
+            self.assertEqual(report.written, [])
+            self.assertIn("no seeded runs", report.skipped[0][1])
+            for seed, (a, b) in enumerate(((0.80, 0.75), (0.82, 0.74)), start=1):
+                run(f"classify_sst2_lstm_s{seed}", {"accuracy": a})
+                run(f"classify_sst2_atr_s{seed}", {"accuracy": b})
+            run("lm_atr_atr_authors_s1234", {"ppl": 89.04})
+            run("classify_sst2_gru", {"accuracy": 0.99})   # no seed suffix: not a strip
+            for cell in ("atr", "gru", "lstm"):
+                run(f"cws_msr_{cell}_s1", {"f1": 0.8})
+            report = Report(os.path.join(tmp, "figures"))
+            fig_seed_strips(report, runs)
+            self.assertEqual(report.written, ["seed_strips"])
+            facts = report.manifest["seed_strips"]
+            # a panel per protocol with seeded runs (three here: one row); percentages scaled, perplexity as it is
+            self.assertEqual(facts["values"]["sst2"], {"lstm": [80.0, 82.0], "atr": [75.0, 74.0]})
+            self.assertEqual(facts["values"]["ptb_tf"], {"atr": [89.0]})
+            self.assertEqual(sorted(facts["values"]), ["cws", "ptb_tf", "sst2"])
+            self.assertEqual(facts["grid"], [1, 3])
+            for k in range(2):   # three more protocols with runs, six in all: two rows of five panels
+                run(f"classify_sst5_lstm_s{k + 1}", {"accuracy": 0.4})
+            run("snli_sick_cond_lstm_s1", {"accuracy": 0.7})
+            run("nmt_lstm_s1", {"bleu": 30.0})
+            report = Report(os.path.join(tmp, "figures"))
+            fig_seed_strips(report, runs)
+            self.assertEqual(len(report.manifest["seed_strips"]["values"]), 6)
+            self.assertEqual(report.manifest["seed_strips"]["grid"], [2, 5])
 
     def test_state_rows_keep_train_rows_with_state_and_drop_resumed_over_ones(self):
         with tempfile.TemporaryDirectory() as tmp:
