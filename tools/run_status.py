@@ -8,8 +8,8 @@ usage: tools/run_status.py PATH...   (standard library only)
 
 Columns: the run; finished (its summary's stop reason) or the epoch it is in; the step; the best dev metric
 so far; how long ago its log was last written (a run that is not running says so by an old time); its last
-logged training speed; and the time left to its last epoch at the speed of its last log rows (a run with
-patience may stop earlier). Steps per epoch come from the checkpoint (the step and the batch within the epoch
+logged training speed; and the time left to its last epoch at the median speed of its last log rows (a run
+with patience may stop earlier). Steps per epoch come from the checkpoint (the step and the batch within the epoch
 it was saved at), so a run still in its first epoch shows no time left. A folder it cannot read is named on
 stderr with the reason and skipped; exit status 0 when at least one run was shown, 1 when none, 2 on a PATH
 that does not exist.
@@ -61,13 +61,16 @@ def read_metrics(path):
 
 
 def seconds_per_step(train):
-    """Mean seconds per step over the last SPEED_ROWS train rows of one invocation (elapsed_s and step both
-    rising between consecutive rows); None without two such rows."""
-    pairs = [(b["elapsed_s"] - a["elapsed_s"], b["step"] - a["step"]) for a, b in zip(train, train[1:])
-             if b["elapsed_s"] > a["elapsed_s"] and b["step"] > a["step"]][-SPEED_ROWS:]
-    if not pairs:
+    """Seconds per step: the median over the last SPEED_ROWS pairs of consecutive train rows (elapsed_s and step
+    both rising between them), so that one pair spanning a pause (a stopped lane, a dev evaluation) does not
+    count; None without such a pair."""
+    rates = sorted((b["elapsed_s"] - a["elapsed_s"]) / (b["step"] - a["step"]) for a, b in
+                   [(a, b) for a, b in zip(train, train[1:]) if b["elapsed_s"] > a["elapsed_s"] and b["step"] > a["step"]]
+                   [-SPEED_ROWS:])
+    if not rates:
         return None
-    return sum(t for t, _ in pairs) / sum(s for _, s in pairs)
+    n = len(rates)
+    return rates[n // 2] if n % 2 else (rates[n // 2 - 1] + rates[n // 2]) / 2
 
 
 def steps_per_epoch(progress):

@@ -59,6 +59,12 @@ class RunStatus(unittest.TestCase):
         self.assertAlmostEqual(run_status.seconds_per_step(train_rows(0, 40, 20, 2.0)
                                                            + train_rows(20, 40, 20, 2.0, start=0.0)), 2.0)
         self.assertIsNone(run_status.seconds_per_step(train_rows(0, 0, 20, 2.0)))
+        # one pair spanning a 40-minute pause among five: the median leaves it out (a mean would say 24.8 s)
+        rows = train_rows(0, 60, 20, 1.0) + train_rows(80, 100, 20, 1.0, start=60.0 + 2400.0)
+        self.assertAlmostEqual(run_status.seconds_per_step(rows), 1.0)
+        # an even count of pairs: the mean of the middle two (1 and 3 s a step)
+        rows = [{"step": s, "elapsed_s": t} for s, t in ((0, 0.0), (10, 10.0), (20, 40.0))]
+        self.assertAlmostEqual(run_status.seconds_per_step(rows), 2.0)
 
     def test_first_epoch_max_steps_and_finished(self):
         with tempfile.TemporaryDirectory() as tmp:
