@@ -6,11 +6,13 @@ whenever f_t is near 1), so a blow-up shows as max |h| jumping together with the
 One figure, lm_state_norm: a column per recipe (their step counts differ: 13 epochs of 2 x 200 against 39 of
 2 x 650), one colour per cell shared by its seeds, one line style per layer."""
 import os
-import re
+
+from matplotlib.colors import to_hex
 
 from fig_common import Bad, plt, reading
 from learning_curves import read_metrics, tidy_curve
 from lm_table import recipe_of
+from run_files import SEED_SUFFIX
 
 LAYER_STYLES = ["-", "--", ":", "-."]
 
@@ -37,13 +39,12 @@ def state_rows(run_dir):
     return [(s, v[0], v[1], v[2]) for s, _, v in tidy_curve(rows)]
 
 
-SEED = re.compile(r"_s\d+$")
-
-
 def cell_and_recipe(run_dir):
     """("atr_tanh", "small") for results/runs/lm_atr_tanh_small_s2: the run name without its lm_ prefix, seed
     suffix and recipe; a name without a known recipe is its own cell of recipe "other"."""
-    name = SEED.sub("", os.path.basename(os.path.normpath(run_dir)))[3:]
+    name = os.path.basename(os.path.normpath(run_dir))
+    m = SEED_SUFFIX.match(name)
+    name = (m.group("base") if m else name)[3:]
     recipe = recipe_of(name)
     return (name[:-len(recipe) - 1] if recipe != "other" else name), recipe
 
@@ -56,19 +57,18 @@ def fig_state_norm(report, run_dirs):
             continue
         rows = report.guard(d, state_rows, d)
         if rows:
-            runs.append((d, rows))
+            runs.append((d, rows) + cell_and_recipe(d))
     if not runs:
         report.note("lm_state_norm", "no LM run logs state_abs_max")
         return
-    recipes = sorted({cell_and_recipe(d)[1] for d, _ in runs})
-    cells = sorted({cell_and_recipe(d)[0] for d, _ in runs})
+    recipes = sorted({recipe for _, _, _, recipe in runs})
+    cells = sorted({cell for _, _, cell, _ in runs})
     colour = {c: f"C{k % 10}" if len(cells) <= 10 else plt.get_cmap("tab20")(k % 20) for k, c in enumerate(cells)}
     fig, axes = plt.subplots(3, len(recipes), figsize=(6 * len(recipes) + 2, 9), sharex="col", squeeze=False)
     for col, recipe in enumerate(recipes):
         ax_l, ax_h, ax_g = axes[:, col]
         seen = {}
-        for d, rows in runs:
-            cell, rec = cell_and_recipe(d)
+        for d, rows, cell, rec in runs:
             if rec != recipe:
                 continue
             seen[cell] = seen.get(cell, 0) + 1
@@ -87,7 +87,7 @@ def fig_state_norm(report, run_dirs):
         order = sorted(range(len(labels)), key=lambda k: labels[k])
         ax_l.legend([handles[k] for k in order], [labels[k] for k in order], fontsize="small", loc="upper right",
                     title="cell (its seeds share the colour)", title_fontsize="x-small")
-        layers = max(len(m) for d, rows in runs if cell_and_recipe(d)[1] == recipe for _, _, _, m in rows)
+        layers = max(len(m) for _, rows, _, rec in runs if rec == recipe for _, _, _, m in rows)
         ax_h.legend([plt.Line2D([], [], color="0.3", ls=LAYER_STYLES[k % len(LAYER_STYLES)]) for k in range(layers)],
                     [f"layer {k + 1}" for k in range(layers)], fontsize="x-small", loc="upper right")
         ax_g.set_xlabel("training step")
@@ -99,9 +99,8 @@ def fig_state_norm(report, run_dirs):
             ax.grid(alpha=0.3, which="both")
     fig.suptitle("lm: carried-state norm, loss and gradient norm during training (train log rows, log scales)")
     fig.tight_layout()
-    columns = {r: sorted({cell_and_recipe(d)[0] for d, _ in runs if cell_and_recipe(d)[1] == r}) for r in recipes}
-    report.save(fig, "lm_state_norm", [os.path.join(d, "metrics.jsonl") for d, _ in runs], columns=columns,
-                colours={c: colour[c] if isinstance(colour[c], str) else "#%02x%02x%02x" % tuple(
-                    round(255 * v) for v in colour[c][:3]) for c in cells},
+    columns = {r: sorted({cell for _, _, cell, rec in runs if rec == r}) for r in recipes}
+    report.save(fig, "lm_state_norm", [os.path.join(d, "metrics.jsonl") for d, *_ in runs], columns=columns,
+                colours={c: colour[c] if isinstance(colour[c], str) else to_hex(colour[c]) for c in cells},
                 runs={os.path.basename(d): {"points": len(r), "max_state": max(max(m) for _, _, _, m in r)}
-                      for d, r in runs})
+                      for d, r, _, _ in runs})

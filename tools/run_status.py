@@ -19,34 +19,24 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
+from run_files import RunError, read_json  # noqa: E402   (standard library only, like this script)
+
 PRIMARY = ("bleu", "f1", "accuracy", "ppl")   # a finished run's dev metric, from its summary: the first there
 SPEED_ROWS = 5   # the time per step is taken over the last few train log rows
 
 
-class Unreadable(Exception):
-    pass
-
-
-def read_json(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except OSError as e:
-        raise Unreadable(f"{path}: cannot read ({e.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise Unreadable(f"{path}: broken JSON ({e})") from None
-
-
 def read_metrics(path):
     """The JSON rows of metrics.jsonl; a torn last line (a run killed mid-write) is left out, any other bad line
-    makes the file unreadable."""
+    makes the file unreadable. Unlike run_files.read_metrics it accepts a run in flight: no file yet, no dev
+    record yet, a line still being written."""
     if not os.path.exists(path):
         return []
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().split("\n")
     except (OSError, UnicodeDecodeError) as e:
-        raise Unreadable(f"{path}: cannot read ({e})") from None
+        raise RunError(path, f"cannot read ({e})") from None
     rows = []
     for k, line in enumerate(lines):
         if not line.strip():
@@ -56,7 +46,7 @@ def read_metrics(path):
         except json.JSONDecodeError:
             if k == len(lines) - 1 or (k == len(lines) - 2 and not lines[-1]):
                 continue   # the last line, still being written
-            raise Unreadable(f"{path}: line {k + 1} is not JSON") from None
+            raise RunError(path, f"line {k + 1} is not JSON") from None
     return rows
 
 
@@ -90,7 +80,7 @@ def fmt_duration(seconds):
 
 
 def status(run_dir, now=None):
-    """The row of one run folder: a dict of the columns (strings), or Unreadable."""
+    """The row of one run folder: a dict of the columns (strings), or RunError."""
     now = time.time() if now is None else now
     name = os.path.basename(os.path.normpath(run_dir))
     metrics_path = os.path.join(run_dir, "metrics.jsonl")
@@ -163,7 +153,7 @@ def main(argv):
         for d in run_folders(path):
             try:
                 rows.append(status(d))
-            except Unreadable as e:
+            except RunError as e:
                 print(f"run_status.py: skipped {d}: {e}", file=sys.stderr)
     if not rows:
         print("run_status.py: no run folders (with metrics.jsonl or progress.json) under " + " ".join(argv),

@@ -89,7 +89,7 @@ class RunStatus(unittest.TestCase):
             bad = run_folder(tmp, "b", progress=PROGRESS, metrics=train_rows(200, 220, 20, 0.5))
             with open(os.path.join(bad, "metrics.jsonl"), "a") as f:
                 f.write("not json\n" + json.dumps(train_rows(240, 240, 20, 0.5)[0]) + "\n")
-            with self.assertRaises(run_status.Unreadable) as e:
+            with self.assertRaises(run_status.RunError) as e:
                 run_status.status(bad)
             self.assertIn("metrics.jsonl: line 3 is not JSON", str(e.exception))
 
