@@ -32,23 +32,26 @@ temporary folder and renamed into place, so a failure never leaves a half-writte
 deterministic (same input, same bytes). The .seg files and train_words.txt can be given to the official
 bakeoff `score` script as truth and dictionary. Standard library only.
 
+Your own data (--own): a segmented corpus in the same format, one file split 80/10/10 by line order (cut points
+floor(0.8 n), floor(0.9 n) over its non-empty lines) or three files train, dev, test, every line checked as above
+-> OUT/<name>_own/ (default data/cws/<name>_own) with the same files; OOV against the train split's words. It
+prints the command that trains experiments/cws/msr_atr.json on the result. (--segmented FILE is its earlier name.)
+
 usage: cws.py [--raw DIR] [--ud DIR] [--out DIR] [--corpus msr|pku|all] [--protocol inhouse|standard|ud|all]
               [--no-check]
+       cws.py --own FILE [FILE FILE] [--name NAME] [--out data/cws]
 """
 import argparse
-import gzip
 import hashlib
 import os
-import re
 import shutil
-import sys
-import tempfile
-import zlib
 
+from cws_read import PROG, SEP, SHOW, Bakeoff, counts, decode, fail, git_blob, lines_of, note, read_bytes, \
+    read_word_list, warn
 from cws_ud import job_ud
-from prep_common import find, swap_into_place, write_prep_json
+from prep_common import OWN_HELP, OWN_SPLIT_RULE, find, make_tmp, own_name, own_paths, own_splits, swap_into_place, \
+    train_command, write_prep_json
 
-PROG = "data_prep/cws.py"
 CORPORA = ("msr", "pku")
 PROTOCOLS = ("inhouse", "standard")
 DESCRIPTION = {
@@ -66,133 +69,9 @@ EXPECTED_GOLD = {"msr": (3985, 106873, 184355), "pku": (1944, 104372, 172733)}
 EXPECTED_WORD_TYPES = {"msr": 88119, "pku": 55303}
 # git blob ids of the training files recorded in the icwb2-data tree (sighan2005/SOURCE.md)
 TRAINING_BLOB = {"msr": "4ce7619c3dbe2380cc70c5c294d4d5add695f8f6", "pku": "1f4268102eda1de03165a8807a74200f54e20063"}
-SEP = re.compile("[ \t\n\v\f\r\u3000]+")  # ASCII whitespace and U+3000, as core/eval/segmentation.h split_segmented
-# Other whitespace (U+00A0, U+2003, ...: the C++ reader keeps it inside a word) and control characters.
-BAD = re.compile(r"[^\S \t\n\v\f\r\u3000]|[\x00-\x08\x0e-\x1f\x7f-\x9f]")
-STRIP = " \t\n\v\f\r\u3000"
 SPLITS = ("train", "dev", "test")
-SHOW = 10  # line numbers listed in messages and prep.json
-
-
-def fail(msg):
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def warn(msg):
-    print(f"{PROG}: warning: {msg}", file=sys.stderr)
-
-
-def note(msg):
-    print(f"{PROG}: {msg}")
-
-
-def read_bytes(path):
-    try:
-        if path.endswith(".gz"):
-            with gzip.open(path, "rb") as f:
-                return f.read()
-        with open(path, "rb") as f:
-            return f.read()
-    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
-        fail(f"cannot read {path}: {e}")
-
-
-def source_info(path, data):
-    info = {"path": os.path.abspath(path), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-    if path.endswith(".gz"):
-        info["stored_gzip"] = True  # bytes and sha256 are of the decompressed content
-    return info
-
-
-def git_blob(data):
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-
-
-def decode(path, data):
-    """Text of a UTF-8 file (a leading BOM dropped) and whether it had a BOM. Bad bytes: file, line, offset."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        line = data.count(b"\n", 0, e.start) + 1
-        fail(f"{path}:{line}: invalid UTF-8 at byte {e.start - line_start} of the line (byte {e.start} of the "
-             f"file; {e.reason}, byte 0x{data[e.start]:02x}): the file must be UTF-8; convert it (the bakeoff's "
-             f"CP936/Big5 .txt variants are not accepted) or replace it with a good copy")
-    bom = text.startswith("\ufeff")
-    return (text[1:] if bom else text), bom
-
-
-def lines_of(text):
-    """Lines split at LF with one trailing CR dropped; a final LF does not start another line."""
-    ls = text.split("\n")
-    if ls and ls[-1] == "":
-        ls.pop()
-    return [l[:-1] if l.endswith("\r") else l for l in ls]
-
-
-class Bakeoff:
-    """A segmented file: sentences (lists of words) with their 1-based line numbers, and the skipped lines."""
-
-    def __init__(self, path):
-        self.path = path
-        data = read_bytes(path)
-        self.info = source_info(path, data)
-        self.data = data
-        text, self.bom = decode(path, data)
-        self.sentences, self.line_nos, self.skipped = [], [], []
-        for i, line in enumerate(lines_of(text), 1):
-            m = BAD.search(line)
-            if m:
-                ch = m.group()
-                fail(f"{path}:{i}: character {m.start() + 1} of the line is U+{ord(ch):04X}, a whitespace or "
-                     f"control character: words may only be separated by ASCII whitespace and U+3000 (the "
-                     f"C++ reader keeps anything else inside a word); fix the line")
-            words = SEP.split(line.strip(STRIP))
-            if words == [""]:
-                self.skipped.append(i)
-                continue
-            self.sentences.append(words)
-            self.line_nos.append(i)
-        self.info["lines"] = len(self.sentences) + len(self.skipped)
-        if self.bom:
-            self.info["utf8_bom_dropped"] = True
-        if not self.sentences:
-            fail(f"{path}: no sentences (every line is empty): not a segmented bakeoff file")
-
-    def skipped_info(self):
-        return {"file": os.path.abspath(self.path), "empty_or_whitespace_only_lines": len(self.skipped),
-                "first_line_numbers": self.skipped[:SHOW],
-                "handling": "skipped: such a line holds no sentence; the splits are over the other lines"}
-
-
-def read_word_list(path):
-    """The official training word list: one word per line; surrounding whitespace trimmed (as the bakeoff
-    score script does), empty lines ignored; a line with whitespace inside is an error."""
-    data = read_bytes(path)
-    text, _ = decode(path, data)
-    words, dups, empty = set(), 0, 0
-    for i, line in enumerate(lines_of(text), 1):
-        w = line.strip(STRIP)
-        if not w:
-            empty += 1
-            continue
-        if SEP.search(w) or BAD.search(w):
-            fail(f"{path}:{i}: {w!r} has whitespace or a control character inside: the list must hold one word "
-                 f"per line")
-        dups += w in words
-        words.add(w)
-    if not words:  # (as a segmented file without sentences) an empty list would make every word OOV
-        fail(f"{path}: no words (every line is empty): not a word list")
-    info = source_info(path, data)
-    info.update({"lines": len(lines_of(text)), "word_types": len(words), "duplicate_lines": dups,
-                 "empty_lines": empty})
-    return words, info
-
-
-def counts(sentences):
-    return {"sentences": len(sentences), "words": sum(len(s) for s in sentences),
-            "characters": sum(len(w) for s in sentences for w in s)}
+# The experiment the printed command trains on a user's own corpus (the in-house recipe of the CWS tables).
+OWN_EXPERIMENT = "experiments/cws/msr_atr.json"
 
 
 def oov(sentences, known):
@@ -267,25 +146,32 @@ def job_inhouse(raw, corpus, gold):
     }, splits, known
 
 
-def job_own(path, name):
-    """Any segmented corpus of the user's (one sentence per line, words separated by spaces), split 80/10/10
-    by line order like protocol (b), into data/cws/<name>_own/."""
-    corpus = Bakeoff(path)
-    if corpus.skipped:
-        note(f"{path}: skipping {len(corpus.skipped)} empty or whitespace-only line(s): {corpus.skipped[:SHOW]}")
-    parts = split_by_order(path, corpus.sentences, corpus.line_nos, (8, 1, 1))
-    splits = {n: s for n, (s, _) in zip(SPLITS, parts)}
+def job_own(paths, name):
+    """The user's segmented corpus (one sentence per line, words separated by spaces): one file split 80/10/10 by
+    line order like protocol (b), or three files train, dev, test taken as they are; OOV against the train
+    split's words. Into OUT/<name>_own/."""
+    skipped = []
+
+    def read_one(path):
+        corpus = Bakeoff(path)  # every line checked as for the bakeoff files; a file without sentences stops here
+        if corpus.skipped:
+            note(f"{path}: skipping {len(corpus.skipped)} empty or whitespace-only line(s): {corpus.skipped[:SHOW]}")
+        skipped.append(corpus.skipped_info())
+        return corpus.sentences, corpus.line_nos, corpus.info
+
+    splits, ranges, infos = own_splits(paths, read_one, fail)
     known = {w for s in splits["train"] for w in s}
+    what = (f"{os.path.basename(paths[0])} split 80/10/10 by line order" if len(paths) == 1 else
+            "train / dev / test files " + ", ".join(os.path.basename(p) for p in paths))
     return {
-        "corpus": name, "protocol": "own",
-        "description": f"{os.path.basename(path)} split 80/10/10 by line order; OOV against the train split's words",
-        "split_rule": "non-empty lines in file order; with n sentences, train = [0, floor(0.8 n)), "
-                      "dev = [floor(0.8 n), floor(0.9 n)), test = the rest",
-        "source_files": {"segmented": corpus.info},
-        "source_lines": {n: {"file": "segmented", "first_line": ln[0], "last_line": ln[-1]}
-                         for n, (_, ln) in zip(SPLITS, parts)},
+        "corpus": name, "protocol": "own", "mode": "own",
+        "description": f"your own segmented corpus '{name}': {what}; OOV against the train split's words",
+        "split_rule": OWN_SPLIT_RULE + " (items: sentences, the non-empty lines)",
+        "source_files": dict(zip(("segmented",) if len(paths) == 1 else SPLITS, infos)),
+        "source_lines": {k: {"file": v["file"], "sentences": v["items"], "first_line": v["first_line"],
+                             "last_line": v["last_line"]} for k, v in ranges.items()},
         "word_list": {"source": "the words of the train split", "word_types": len(known)},
-        "skipped_lines": [corpus.skipped_info()],
+        "skipped_lines": skipped,
     }, splits, known
 
 
@@ -351,11 +237,7 @@ def missing_training(raw, corpus):
 def write_job(out, meta, splits, known):
     name = f"{meta['corpus']}_{meta['protocol']}"
     final = os.path.join(out, name)
-    os.makedirs(out, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{name}-", dir=out)
-    umask = os.umask(0o22)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it 0700
+    tmp = make_tmp(out, name)
     try:
         meta["splits"] = {}
         for split, sents in splits.items():
@@ -406,18 +288,24 @@ def main():
     ap.add_argument("--no-check", action="store_true",
                     help="skip the published-count checks (sentences/words/characters of the gold files, "
                          "word types of the lists): for other corpora in the same format")
-    ap.add_argument("--segmented", metavar="FILE",
-                    help="your own segmented corpus (one sentence per line, words separated by spaces, UTF-8): "
-                         "split 80/10/10 by line order into OUT/<name>_own/ for experiments of your own")
-    ap.add_argument("--name", help="with --segmented: the corpus name (default: the file name without extension)")
+    ap.add_argument("--own", nargs="+", metavar="FILE",
+                    help=OWN_HELP + " (data/cws/<name>_own by default). A segmented corpus: one sentence per line, "
+                         "words separated by spaces (or U+3000), UTF-8; every line checked as for the bakeoff files")
+    ap.add_argument("--segmented", metavar="FILE", help="the same as --own FILE (its earlier name)")
+    ap.add_argument("--name", help="with --own: the folder name (default: the one file's name without extension)")
     a = ap.parse_args()
     if a.segmented:
-        if not os.path.isfile(a.segmented):
-            fail(f"no file {a.segmented}: --segmented is a segmented corpus, one sentence per line")
-        name = a.name or os.path.splitext(os.path.basename(a.segmented))[0]
-        if not name or not all(c.isalnum() or c in "_-." for c in name):
-            fail(f"--name {name!r}: use letters, digits, '_', '-' and '.' (it names the folder)")
-        write_job(a.out, *job_own(a.segmented, name))
+        if a.own:
+            fail("--segmented FILE is --own FILE by its earlier name: give one of them")
+        a.own = [a.segmented]
+    if a.own:
+        name = own_name(a.name, own_paths(a.own, fail), fail)
+        meta, splits, known = job_own(a.own, name)
+        write_job(a.out, meta, splits, known)
+        final = os.path.join(a.out, f"{name}_own")
+        print(f"{PROG}: train on it (from the repository root):\n  " + train_command(
+            "cws", OWN_EXPERIMENT,
+            [("data.dir", final), ("data.protocol", f"own data {name}"), ("out_dir", f"runs/cws_{name}")]))
         return
     corpora = CORPORA if a.corpus == "all" else (a.corpus,)
     protocols = PROTOCOLS if a.protocol == "all" else (a.protocol,)
@@ -425,7 +313,7 @@ def main():
     if a.protocol in ("ud", "all"):
         if not os.path.isdir(a.ud):
             fail(f"no folder {a.ud}: --ud is the folder holding zh-ud-{{train,dev,test}}.conllu (UD Chinese GSD 1.4)")
-        meta, splits, known = job_ud(a.ud, a.no_check, fail, read_bytes, source_info, decode, lines_of, counts)
+        meta, splits, known = job_ud(a.ud, a.no_check)
         meta["checks"] = {"published_counts_checked": not a.no_check}
         jobs.append((meta, splits, known))
         if a.protocol == "ud":

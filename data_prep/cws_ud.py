@@ -6,6 +6,7 @@ is not an integer, a FORM that is empty or holds whitespace, invalid UTF-8: each
 and line. OOV is counted against the words of the GSD train split. Standard library only."""
 import os
 
+from cws_read import decode, fail, lines_of, read_bytes, source_info
 from prep_common import find
 
 # sentences, words per split (ud_chinese_gsd/SOURCE.md, verified against the release)
@@ -15,7 +16,7 @@ DESCRIPTION_UD = ("protocol (c): Universal Dependencies Chinese GSD 1.4 (Wikiped
                   "its own train/dev/test; words = the FORM column; OOV counted against the train split's words")
 
 
-def read_conllu(path, data, fail, decode, lines_of):
+def read_conllu(path, data):
     """(sentences as word lists, their first line numbers) of one CoNLL-U file."""
     text, _ = decode(path, data)
     sentences, starts, cur, start = [], [], [], 0
@@ -49,7 +50,7 @@ def read_conllu(path, data, fail, decode, lines_of):
     return sentences, starts
 
 
-def job_ud(ud_dir, no_check, fail, read_bytes, source_info, decode, lines_of, counts):
+def job_ud(ud_dir, no_check):
     """(meta, splits, known words) of protocol (c), the same shapes cws.py's other jobs return."""
     splits, sources, lines = {}, {}, {}
     for split, name in UD_FILES.items():
@@ -58,7 +59,7 @@ def job_ud(ud_dir, no_check, fail, read_bytes, source_info, decode, lines_of, co
             fail(f"missing {os.path.join(ud_dir, name)} (or .gz): the UD Chinese GSD 1.4 files "
                  f"(../shared/data/ud_chinese_gsd/SOURCE.md); --ud names their folder")
         data = read_bytes(path)
-        sents, starts = read_conllu(path, data, fail, decode, lines_of)
+        sents, starts = read_conllu(path, data)
         got = (len(sents), sum(len(s) for s in sents))
         if not no_check and got != EXPECTED_UD[split]:
             fail(f"{path}: {got[0]} sentences, {got[1]} words; expected {EXPECTED_UD[split][0]}, "

@@ -126,30 +126,5 @@ class CwsUdPrep(unittest.TestCase):
             self.assertNotIn("Traceback", msg)
 
 
-
-class OwnCorpus(unittest.TestCase):
-    """--segmented: a user's own segmented file split 80/10/10 into OUT/<name>_own/ (README, Your own data)."""
-
-    def test_own_segmented_file(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            src, out = os.path.join(tmp, "mine.utf8"), os.path.join(tmp, "out")
-            with open(src, "w", encoding="utf-8") as f:
-                f.write("".join(s + "\n" for s in SENTENCES))
-            p = subprocess.run([sys.executable, SCRIPT, "--segmented", src, "--out", out],
-                               capture_output=True, text=True)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            folder = os.path.join(out, "mine_own")
-            with open(os.path.join(folder, "test.seg"), encoding="utf-8") as f:
-                self.assertEqual(f.read(), "迈向 充满 希望 的 新9 世纪\n")
-            with open(os.path.join(folder, "test.bmes"), encoding="ascii") as f:
-                self.assertEqual(f.read(), "BEBEBESBEBE\n")
-            with open(os.path.join(folder, "train.seg"), encoding="utf-8") as f:
-                self.assertEqual(len(f.read().splitlines()), 8)
-            self.assertTrue(os.path.exists(os.path.join(folder, "train_words.txt")))
-            bad = subprocess.run([sys.executable, SCRIPT, "--segmented", src, "--name", "a b", "--out", out],
-                                 capture_output=True, text=True)
-            self.assertEqual(bad.returncode, 2, bad.stderr)
-            self.assertIn("--name 'a b'", bad.stderr)
-
 if __name__ == "__main__":
     unittest.main(verbosity=2)
