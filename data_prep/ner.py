@@ -32,9 +32,8 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 
-from prep_common import OWN_HELP, OWN_SPLIT_RULE, own_name, own_paths, own_splits, swap_into_place, train_command, \
+from prep_common import OWN_HELP, OWN_SPLIT_RULE, make_tmp, own_name, own_paths, own_splits, swap_into_place, train_command, \
     write_prep_json
 
 PROG = "data_prep/ner.py"
@@ -138,11 +137,7 @@ def job(raw, files, expected):
 
 def write_folder(out, name, description, splits, sources, extra=None):
     final = os.path.join(out, name)
-    os.makedirs(out, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{name}-", dir=out)
-    umask = os.umask(0o22)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)
+    tmp = make_tmp(out, name)
     try:
         meta = {"set": name, "description": description, "source_files": sources, "splits": {},
                 "transformation": "columns joined by one space, one blank line after each sentence, -DOCSTART- "

@@ -40,7 +40,6 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 import zlib
 
@@ -48,6 +47,7 @@ import moses_tok
 from nmt_common import PROG, fail, file_sha256, lines_of, require_spm_tools, roundtrip, sha256, spm_train, \
     spm_version, warn
 from nmt_own import own_main
+from prep_common import make_tmp, swap_into_place
 
 LANGS = ("en", "de")
 # our split name -> Multi30k file stem; lines; tok tokens en, de; raw tokens en, de (multi30k/SOURCE.md)
@@ -272,11 +272,7 @@ def carry_over(out, tmp, bpe, counts):
 
 def write(files, empty, args, t0):
     parent = os.path.dirname(os.path.abspath(args.out)) or "."
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".multi30k-", dir=parent)
-    umask = os.umask(0o22)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it 0700
+    tmp = make_tmp(parent, "multi30k")
     try:
         counts = write_text(tmp, files, empty, args, t0)
         counts["bpe"] = write_bpe(tmp, args)
@@ -285,13 +281,7 @@ def write(files, empty, args, t0):
             json.dump(counts, f, indent=1)
         with open(os.path.join(tmp, "README.txt"), "w") as f:
             f.write(readme(counts))
-        old = None
-        if os.path.exists(args.out):  # move the old output aside, put the new one in place, then delete
-            old = tempfile.mkdtemp(prefix=".multi30k-old-", dir=parent)
-            os.rename(args.out, os.path.join(old, "x"))
-        os.rename(tmp, args.out)
-        if old:
-            shutil.rmtree(old)
+        swap_into_place(tmp, args.out, parent, "multi30k")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

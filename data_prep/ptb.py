@@ -31,7 +31,6 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import zlib
 
 from prep_common import OWN_HELP, OWN_SPLIT_RULE, make_tmp, own_name, own_paths, own_splits, read_utf8_lines, \
@@ -232,8 +231,7 @@ def main():
             fail(f"{paths[s]}: {oov} words outside the training vocabulary and no <unk> in {paths['train']}")
 
     parent = os.path.dirname(os.path.abspath(a.out)) or "."
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".ptb-", dir=parent)
+    tmp = make_tmp(parent, "ptb")  # readable like the other prepared folders (mkdtemp alone makes it 0700)
     try:
         for s, lines in splits.items():
             with open(os.path.join(tmp, f"{s}.txt"), "w", encoding="utf-8") as f:
@@ -243,9 +241,7 @@ def main():
         with open(os.path.join(tmp, "counts.json"), "w") as f:
             json.dump({"tokens_with_eos": tokens, "lines": {s: len(l) for s, l in splits.items()},
                        "vocab": len(vocab), "raw": os.path.abspath(a.raw)}, f, indent=2)
-        if os.path.exists(a.out):
-            shutil.rmtree(a.out)
-        os.rename(tmp, a.out)
+        swap_into_place(tmp, a.out, parent, "ptb")  # never a moment without a whole data/ptb
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

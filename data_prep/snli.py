@@ -51,10 +51,9 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import zlib
 
-from prep_common import OWN_HELP, OWN_SPLIT_RULE, find, own_name, own_paths, own_splits, read_utf8_lines, \
+from prep_common import OWN_HELP, OWN_SPLIT_RULE, find, make_tmp, own_name, own_paths, own_splits, read_utf8_lines, \
     swap_into_place, tokens_of, train_command, write_prep_json
 
 PROG = "data_prep/snli.py"
@@ -257,11 +256,7 @@ def stats(pairs):
 
 def write_folder(out, name, meta, splits):
     final = os.path.join(out, name)
-    os.makedirs(out, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{name}-", dir=out)
-    umask = os.umask(0o22)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it 0700
+    tmp = make_tmp(out, name)
     try:
         meta["splits"] = {}
         for split in SPLITS:

@@ -39,10 +39,9 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import zlib
 
-from prep_common import OWN_HELP, OWN_SPLIT_RULE, TOKEN_SEP, find, own_name, own_paths, own_splits, read_utf8_lines, \
+from prep_common import OWN_HELP, OWN_SPLIT_RULE, TOKEN_SEP, find, make_tmp, own_name, own_paths, own_splits, read_utf8_lines, \
     swap_into_place, tokens_of, train_command, write_prep_json
 
 PROG = "data_prep/sst.py"
@@ -148,11 +147,7 @@ def job(raw, name, no_check):
 def write_folder(out, name, meta, splits, extra_files=None):
     """extra_files: {file name: bytes} written beside the splits (own mode: labels.txt)."""
     final = os.path.join(out, name)
-    os.makedirs(out, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{name}-", dir=out)
-    umask = os.umask(0o22)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it 0700
+    tmp = make_tmp(out, name)
     try:
         meta["splits"] = {}
         for split in SPLITS:
