@@ -57,6 +57,13 @@ class PtbPrep(unittest.TestCase):
             self.assertEqual(f.read(), "the cat sat\nthe <unk> ran\nthe end\n")
         with open(os.path.join(self.out, "vocab.txt"), encoding="utf-8") as f:
             self.assertEqual(f.read().split(), ["the", "<eos>", "cat", "sat", "<unk>", "ran", "end"])
+        umask = os.umask(0o22)
+        os.umask(umask)
+        # The folder has the usual mode, as every other script's (it was mkdtemp's 0700 before c081d35).
+        self.assertEqual(os.stat(self.out).st_mode & 0o777, 0o777 & ~umask)
+        code, msg = self.run_prep()   # a second run replaces the folder whole and leaves nothing else beside it
+        self.assertEqual(code, 0, msg)
+        self.assertEqual(sorted(os.listdir(os.path.dirname(self.out))), ["out", "ptb"])
 
     def test_fuzz_damaged_gzip_names_the_file(self):
         self.write_all()
