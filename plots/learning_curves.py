@@ -1,12 +1,18 @@
 """Learning curves: per task, the validation (split "dev") metric of every run against training steps and
 against training wall time, one line per run. Reads each run's metrics.jsonl (core/train/trainer.h: one JSON
-object per line with "split", "step", "epoch", "elapsed_s" and the task's metrics)."""
+object per line with "split", "step", "epoch", "elapsed_s" and the task's metrics). The LM figure has a row per
+recipe (lm_table.recipe_of: 13 epochs of 2 x 200 and 39 of 2 x 650 share no axis usefully) and a colour per
+cell, its seeds sharing it, as in lm_state_norm; the other tasks one row, a colour per cell and a line style per
+variant."""
+import collections
 import json
 import os
 
+from matplotlib.colors import to_hex
 from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullFormatter
 
 from fig_common import Bad, load_json, plt, reading
+from lm_table import cell_and_recipe
 
 # task -> (metric key, axis label, scale factor, log scale)
 METRICS = {"lm": ("ppl", "dev perplexity (log scale)", 1.0, True),
@@ -20,6 +26,8 @@ CAP = 10.0   # log-scale metrics: values above CAP x the best one are drawn at t
 # One colour per cell in every figure; the rest of a run's name (dataset, model kind, variant) picks the line
 # style, so e.g. SNLI's in-house and SICK runs of one cell share a colour and differ in style.
 CELL_COLORS = {"atr": "C0", "gru": "C1", "lstm": "C2", "lrn": "C3", "ran": "C4", "sru": "C5", "dt": "C6"}
+# The LM figures tell a cell's variants apart (lm.md has a row for each): their own colours.
+VARIANT_COLORS = {"atr_tanh": "C9", "atr_ln": "C8", "lrn_identity": "C7"}
 STYLES = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D"), ((0, (5, 1)), "v"), ((0, (1, 1)), "P")]
 
 
@@ -134,54 +142,97 @@ def line_styles(names_dirs):
     return out
 
 
-def fig_curves(report, task, runs):
-    """learning_curves_<task> from [(run_dir, curve)]."""
-    metric, label, _, log = METRICS[task]
-    fig, (ax_s, ax_t) = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
-    values = [v for _, c in runs for _, _, v in c]
-    top = CAP * min(values) if log and min(values) > 0 else None
-    clipped = False
-    walls = [w for _, c in runs for _, w, _ in c if w is not None]
-    hours = bool(walls) and max(walls) > 2 * 3600
-    unit = 3600.0 if hours else 60.0
+def lm_colours(cells):
+    """{cell: colour} for LM cell keys (lm_table.cell_and_recipe: "atr", "atr_tanh", ...), the same in every LM
+    figure: CELL_COLORS, then VARIANT_COLORS, then a Dark2 colour (none of tab10's) per other cell in sorted order."""
+    fixed = {**CELL_COLORS, **VARIANT_COLORS}
+    others = sorted({c for c in cells if c not in fixed})
+    dark2 = plt.get_cmap("Dark2")
+    return {c: fixed[c] if c in fixed else to_hex(dark2(others.index(c) % 8)) for c in set(cells)}
+
+
+def curve_rows(task, runs):
+    """[(row title or None, [(run_dir, curve, colour, linestyle, marker, legend label or None)])]. LM: a row per
+    recipe ("other" last), a colour per cell (lm_colours), its runs drawn alike with one legend entry "cell xN";
+    other tasks: one row, a legend entry per run, colour by cell and style by variant (line_styles)."""
     def short(run_dir):
         name = os.path.basename(run_dir)
         return name[len(task) + 1:] if name.startswith(task + "_") else name
-    styles = line_styles([(short(d), d) for d, _ in runs])
-    for run_dir, curve in runs:
-        name = short(run_dir)
-        color, ls, mk = styles[name]
-        ys = [min(v, top) if top else v for _, _, v in curve]
-        clipped |= any(top and v > top for _, _, v in curve)
-        ax_s.plot([s for s, _, _ in curve], ys, marker=mk, ms=3, lw=1.3, ls=ls, color=color, label=name)
-        timed = [(w / unit, y) for (_, w, _), y in zip(curve, ys) if w is not None]
-        if timed:
-            ax_t.plot(*zip(*timed), marker=mk, ms=3, lw=1.3, ls=ls, color=color, label=name)
-        over = [(s, w) for s, w, v in curve if top and v > top]
-        ax_s.plot([s for s, _ in over], [top] * len(over), "^", color=color, ms=7)
-        ax_t.plot([w / unit for _, w in over if w is not None], [top] * len([1 for _, w in over if w is not None]),
-                  "^", color=color, ms=7)
-    for ax in (ax_s, ax_t):
+    if task != "lm":
+        styles = line_styles([(short(d), d) for d, _ in runs])
+        return [(None, [(d, c) + styles[short(d)] + (short(d),) for d, c in runs])]
+    by_recipe = collections.defaultdict(list)
+    for d, c in runs:
+        cell, recipe = cell_and_recipe(d)
+        by_recipe[recipe].append((cell, d, c))
+    colours = lm_colours([cell for members in by_recipe.values() for cell, _, _ in members])
+    rows = []
+    for recipe in sorted(by_recipe, key=lambda r: (r == "other", r)):
+        members = sorted(by_recipe[recipe], key=lambda m: (m[0], os.path.basename(m[1])))
+        count = collections.Counter(cell for cell, _, _ in members)
+        entries, seen = [], set()
+        for cell, d, c in members:
+            label = None if cell in seen else (f"{cell} x{count[cell]}" if count[cell] > 1 else cell)
+            seen.add(cell)
+            entries.append((d, c, colours[cell], "-", "o", label))
+        rows.append((f"recipe {recipe}", entries))
+    return rows
+
+
+def fig_curves(report, task, runs):
+    """learning_curves_<task> from [(run_dir, curve)]: per row (curve_rows) the metric against the training step
+    (left) and the training wall time (right)."""
+    metric, label, _, log = METRICS[task]
+    rows = curve_rows(task, runs)
+    fig, axes = plt.subplots(len(rows), 2, figsize=(12, 4.6 * len(rows)), sharey="row", squeeze=False)
+    walls = [w for _, c in runs for _, w, _ in c if w is not None]
+    hours = bool(walls) and max(walls) > 2 * 3600
+    unit = 3600.0 if hours else 60.0
+    clipped, legend_side = [], any(len(entries) > 8 for _, entries in rows)
+    for (title, entries), (ax_s, ax_t) in zip(rows, axes):
+        values = [v for _, c, *_ in entries for _, _, v in c]
+        top = CAP * min(values) if log and min(values) > 0 else None   # per row: the recipes' levels differ
+        for run_dir, curve, color, ls, mk, name in entries:
+            ys = [min(v, top) if top else v for _, _, v in curve]
+            if any(top and v > top for _, _, v in curve):
+                clipped.append(top)
+            ax_s.plot([s for s, _, _ in curve], ys, marker=mk, ms=3, lw=1.3, ls=ls, color=color, label=name)
+            timed = [(w / unit, y) for (_, w, _), y in zip(curve, ys) if w is not None]
+            if timed:
+                ax_t.plot(*zip(*timed), marker=mk, ms=3, lw=1.3, ls=ls, color=color, label=name)
+            over = [(s, w) for s, w, v in curve if top and v > top]
+            ax_s.plot([s for s, _ in over], [top] * len(over), "^", color=color, ms=7)
+            ax_t.plot([w / unit for _, w in over if w is not None],
+                      [top] * len([1 for _, w in over if w is not None]), "^", color=color, ms=7)
+        for ax in (ax_s, ax_t):
+            if log:
+                ax.set_yscale("log")
+            ax.grid(alpha=0.3, which="both" if log else "major")
         if log:
-            ax.set_yscale("log")
-        ax.grid(alpha=0.3, which="both" if log else "major")
-    if log:
-        lo, hi = ax_s.get_ylim()
-        ax_s.yaxis.set_major_locator(FixedLocator([v for v in LOG_TICKS if lo <= v <= hi] or [lo, hi]))
-        ax_s.yaxis.set_major_formatter(FormatStrFormatter("%g"))
-        ax_s.yaxis.set_minor_formatter(NullFormatter())
-    ax_s.set_ylabel(label)
-    ax_s.set_xlabel("training step")
-    ax_t.set_xlabel("training wall time (" + ("hours" if hours else "minutes") + ", summed over resumed sessions)")
-    if len(runs) > 8:   # a long legend would hide curves: put it beside the plots
-        fig.set_size_inches(14.5, max(4.6, 0.19 * len(runs) + 0.8))
-        ax_t.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    else:
-        ax_s.legend(fontsize="small", loc="best")
-    note = f"; ▲: above {top:.0f} (diverged), drawn at the top edge" if clipped else ""
-    fig.suptitle(f"{task}: validation {label.split(' (')[0].replace('dev ', '')} during training, one line per run{note}")
+            lo, hi = ax_s.get_ylim()
+            ax_s.yaxis.set_major_locator(FixedLocator([v for v in LOG_TICKS if lo <= v <= hi] or [lo, hi]))
+            ax_s.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+            ax_s.yaxis.set_minor_formatter(NullFormatter())
+        ax_s.set_ylabel(label)
+        if title:
+            ax_s.set_title(title, fontsize="medium", loc="left")
+        if legend_side:   # a long legend would hide curves: put it beside the plots
+            ax_t.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        else:
+            ax_s.legend(fontsize="small", loc="best")
+    axes[-1, 0].set_xlabel("training step")
+    axes[-1, 1].set_xlabel("training wall time (" + ("hours" if hours else "minutes") + ", summed over resumed sessions)")
+    if legend_side:
+        longest = max(len(entries) for _, entries in rows)
+        fig.set_size_inches(14.5, max(4.6 * len(rows), 0.19 * longest * len(rows) + 0.8))
+    what = "a row per recipe, a colour per cell shared by its seeds" if task == "lm" else "one line per run"
+    note = (f"; ▲: above {'/'.join(f'{t:.0f}' for t in sorted(set(clipped)))} (diverged), drawn at the top edge"
+            if clipped else "")
+    fig.suptitle(f"{task}: validation {label.split(' (')[0].replace('dev ', '')} during training, {what}{note}")
     fig.tight_layout()
     report.save(fig, f"learning_curves_{task}", [os.path.join(d, "metrics.jsonl") for d, _ in runs],
+                rows={title or task: [os.path.basename(e[0]) for e in entries] for title, entries in rows},
+                colours={os.path.basename(e[0]): e[2] for _, entries in rows for e in entries},
                 runs={os.path.basename(d): {"points": len(c), "last_step": c[-1][0]} for d, c in runs})
 
 

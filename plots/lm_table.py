@@ -57,6 +57,18 @@ def recipe_of(name):
     return "other"
 
 
+def cell_and_recipe(run_dir):
+    """("atr_tanh", "small") for results/runs/lm_atr_tanh_small_s2: the run name without its lm_ prefix, seed
+    suffix and recipe; a name without a known recipe (make demo's demo_atr_tanh_small_<time>) is its own cell of
+    recipe "other"."""
+    name = os.path.basename(os.path.normpath(run_dir))
+    m = SEED_SUFFIX.match(name)
+    name = m.group("base") if m else name
+    name = name[3:] if name.startswith("lm_") else name
+    recipe = recipe_of(name)
+    return (name[:-len(recipe) - 1] if recipe != "other" else name), recipe
+
+
 def state_rows(metrics):
     """The train log rows that carry the state's per-layer max |h| (issue 26), in log order."""
     return [r for r in metrics if r.get("split") == "train" and isinstance(r.get("state_abs_max"), list)
@@ -241,7 +253,9 @@ def write(runs, out):
              "summary are there).",
              "The LRN paper column: Zhang & Sennrich (2019), PTB test perplexity of the base models (the MoS",
              "setup, 3 layers; without finetuning or dynamic evaluation), a far larger recipe: comparable in the",
-             "cells' order, not in level; its ATR is the tanh-output variant. " + csv_note([csv_file], out), ""]
+             "cells' order, not in level; its ATR is the tanh-output variant. " + csv_note([csv_file], out),
+             "Dev perplexity during training, a row per recipe and a colour per cell: "
+             "`figures/learning_curves_lm.png` (`make figures`).", ""]
     for recipe, rs in sorted(rows.items()):
         lines += [f"## Recipe: {recipe}", "",
                   "| cell | params | valid ppl | test ppl | LRN paper test ppl | train words/s | wall time | epochs "

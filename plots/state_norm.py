@@ -4,15 +4,13 @@ panels against the training step: the training loss per token, max |h| per layer
 norm, all on log scales. ATR's identity output leaves the state unbounded (h_t = i_t*p_t + f_t*h_{t-1} can grow
 whenever f_t is near 1), so a blow-up shows as max |h| jumping together with the gradient norm and the loss.
 One figure, lm_state_norm: a column per recipe (their step counts differ: 13 epochs of 2 x 200 against 39 of
-2 x 650), one colour per cell shared by its seeds, one line style per layer."""
+2 x 650), one colour per cell shared by its seeds and by learning_curves_lm (learning_curves.lm_colours), one
+line style per layer."""
 import os
 
-from matplotlib.colors import to_hex
-
 from fig_common import Bad, plt, reading
-from learning_curves import read_metrics, tidy_curve
-from lm_table import recipe_of
-from run_files import SEED_SUFFIX
+from learning_curves import lm_colours, read_metrics, tidy_curve
+from lm_table import cell_and_recipe
 
 LAYER_STYLES = ["-", "--", ":", "-."]
 
@@ -39,16 +37,6 @@ def state_rows(run_dir):
     return [(s, v[0], v[1], v[2]) for s, _, v in tidy_curve(rows)]
 
 
-def cell_and_recipe(run_dir):
-    """("atr_tanh", "small") for results/runs/lm_atr_tanh_small_s2: the run name without its lm_ prefix, seed
-    suffix and recipe; a name without a known recipe is its own cell of recipe "other"."""
-    name = os.path.basename(os.path.normpath(run_dir))
-    m = SEED_SUFFIX.match(name)
-    name = (m.group("base") if m else name)[3:]
-    recipe = recipe_of(name)
-    return (name[:-len(recipe) - 1] if recipe != "other" else name), recipe
-
-
 def fig_state_norm(report, run_dirs):
     """lm_state_norm from every run in run_dirs with state norms (none: noted, no figure)."""
     runs = []
@@ -63,7 +51,7 @@ def fig_state_norm(report, run_dirs):
         return
     recipes = sorted({recipe for _, _, _, recipe in runs})
     cells = sorted({cell for _, _, cell, _ in runs})
-    colour = {c: f"C{k % 10}" if len(cells) <= 10 else plt.get_cmap("tab20")(k % 20) for k, c in enumerate(cells)}
+    colour = lm_colours(cells)
     fig, axes = plt.subplots(3, len(recipes), figsize=(6 * len(recipes) + 2, 9), sharex="col", squeeze=False)
     for col, recipe in enumerate(recipes):
         ax_l, ax_h, ax_g = axes[:, col]
@@ -101,6 +89,6 @@ def fig_state_norm(report, run_dirs):
     fig.tight_layout()
     columns = {r: sorted({cell for _, _, cell, rec in runs if rec == r}) for r in recipes}
     report.save(fig, "lm_state_norm", [os.path.join(d, "metrics.jsonl") for d, *_ in runs], columns=columns,
-                colours={c: colour[c] if isinstance(colour[c], str) else to_hex(colour[c]) for c in cells},
+                colours={c: colour[c] for c in cells},
                 runs={os.path.basename(d): {"points": len(r), "max_state": max(max(m) for _, _, _, m in r)}
                       for d, r, _, _ in runs})

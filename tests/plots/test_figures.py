@@ -24,10 +24,11 @@ SCRIPT = os.path.join(ROOT, "plots", "make_figures.py")
 from dependencies import choose_arcs  # noqa: E402
 from fig_common import Bad, Report, pick_sentence, run_dirs  # noqa: E402
 from gate_correlation import gate_title, read_panels  # noqa: E402
-from learning_curves import CELL_COLORS, STYLES, line_styles, tidy_curve  # noqa: E402
+from learning_curves import CELL_COLORS, STYLES, VARIANT_COLORS, curve_rows, line_styles, tidy_curve  # noqa: E402
+from lm_table import cell_and_recipe  # noqa: E402
 from memory_weights import final_weights, read_memory  # noqa: E402
 from seed_strips import fig_seed_strips  # noqa: E402
-from state_norm import cell_and_recipe, fig_state_norm, state_rows  # noqa: E402
+from state_norm import fig_state_norm, state_rows  # noqa: E402
 
 EXPECTED = ["fig2_twin_gate", "fig3_gates_lm_atr_small", "fig3_gates_lm_lstm_small", "fig3_gates_nmt_atr",
             "fig4_arcs_lm_atr_small", "fig4_arcs_nmt_atr", "memory_strip_lm_atr_small", "memory_strip_nmt_atr",
@@ -121,6 +122,10 @@ class FixtureRun(unittest.TestCase):
         self.assertEqual(runs["lm_broken_json"]["points"], 1)
         nmt = self.manifest["figures"]["learning_curves_nmt"]["runs"]
         self.assertEqual(nmt["nmt_atr"]["points"], 4)   # the resumed step-30 record replaces the first one
+        # LM: a row per recipe (a name without one is "other", last); the other tasks one row
+        self.assertEqual(self.manifest["figures"]["learning_curves_lm"]["rows"],
+                         {"recipe small": ["lm_atr_small", "lm_lstm_small"], "recipe other": ["lm_broken_json"]})
+        self.assertEqual(list(self.manifest["figures"]["learning_curves_nmt"]["rows"]), ["nmt"])
 
 
 class PureFunctions(unittest.TestCase):
@@ -179,6 +184,31 @@ class PureFunctions(unittest.TestCase):
         self.assertEqual(cell_and_recipe("runs/lm_gru_small"), ("gru", "small"))             # an unseeded run
         self.assertEqual(cell_and_recipe("runs/lm_lstm_medium_s1"), ("lstm", "medium"))
         self.assertEqual(cell_and_recipe("runs/lm_atr_atr_authors_pytorch_s1"), ("atr_atr_authors_pytorch", "other"))
+        self.assertEqual(cell_and_recipe("runs/demo_atr_tanh_small_20261128-2201"),   # make demo's run
+                         ("demo_atr_tanh_small_20261128-2201", "other"))
+
+    def test_lm_curve_rows_a_row_per_recipe_a_colour_per_cell(self):
+        curve = [(100, 60.0, 300.0), (200, 120.0, 200.0)]
+        names = ("lm_atr_small_s2", "lm_atr_small_s1", "lm_lstm_small", "lm_atr_tanh_small_s1", "lm_mycell_x",
+                 "lm_gru_atr_authors_s1234", "lm_atr_atr_authors_s1234")
+        rows = curve_rows("lm", [(f"runs/{n}", curve) for n in names])
+        self.assertEqual([(t, [os.path.basename(e[0]) for e in es]) for t, es in rows],
+                         [("recipe atr_authors", ["lm_atr_atr_authors_s1234", "lm_gru_atr_authors_s1234"]),
+                          ("recipe small", ["lm_atr_small_s1", "lm_atr_small_s2", "lm_atr_tanh_small_s1",
+                                            "lm_lstm_small"]),
+                          ("recipe other", ["lm_mycell_x"])])
+        entry = {os.path.basename(e[0]): e for _, es in rows for e in es}
+        # one legend entry per cell and row, with its number of runs; the seeds drawn alike
+        self.assertEqual([entry[n][5] for n in ("lm_atr_small_s1", "lm_atr_small_s2", "lm_atr_tanh_small_s1")],
+                         ["atr x2", None, "atr_tanh"])
+        self.assertEqual(entry["lm_atr_small_s1"][2:5], entry["lm_atr_small_s2"][2:5])
+        # a cell has its colour in every row (and in lm_state_norm); a variant its own; an unknown cell another
+        self.assertEqual(entry["lm_atr_small_s1"][2], CELL_COLORS["atr"])
+        self.assertEqual(entry["lm_atr_atr_authors_s1234"][2], CELL_COLORS["atr"])
+        self.assertEqual(entry["lm_atr_tanh_small_s1"][2], VARIANT_COLORS["atr_tanh"])
+        self.assertNotIn(entry["lm_mycell_x"][2], list(CELL_COLORS.values()) + list(VARIANT_COLORS.values()))
+        rows = curve_rows("nmt", [("runs/nmt_atr", curve), ("runs/nmt_gru_s1", curve)])
+        self.assertEqual([(t, [e[5] for e in es]) for t, es in rows], [(None, ["atr", "gru_s1"])])
 
     def test_state_norm_figure_end_to_end(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -198,7 +228,7 @@ class PureFunctions(unittest.TestCase):
             # a column per recipe; a colour per cell, the same in every column; the seeds of a cell share it
             self.assertEqual(facts["columns"], {"atr_authors": ["atr"], "small": ["atr", "lstm"]})
             self.assertEqual(sorted(facts["colours"]), ["atr", "lstm"])
-            self.assertNotEqual(facts["colours"]["atr"], facts["colours"]["lstm"])
+            self.assertEqual(facts["colours"], {"atr": CELL_COLORS["atr"], "lstm": CELL_COLORS["lstm"]})  # as the curves
             self.assertEqual(facts["runs"]["lm_atr_small_s1"], {"points": 4, "max_state": 200.0})
             self.assertNotIn("lm_gru_small", facts["runs"])
             with open(os.path.join(out, "lm_state_norm.png"), "rb") as f:
