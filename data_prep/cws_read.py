@@ -6,28 +6,17 @@ import gzip
 import hashlib
 import os
 import re
-import sys
 import zlib
 
+from prep_common import messages
+
 PROG = "data_prep/cws.py"
+fail, warn, note = messages(PROG)
 SEP = re.compile("[ \t\n\v\f\r\u3000]+")  # ASCII whitespace and U+3000, as core/eval/segmentation.h split_segmented
 # Other whitespace (U+00A0, U+2003, ...: the C++ reader keeps it inside a word) and control characters.
 BAD = re.compile(r"[^\S \t\n\v\f\r\u3000]|[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 STRIP = " \t\n\v\f\r\u3000"
 SHOW = 10  # line numbers listed in messages and prep.json
-
-
-def fail(msg):
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def warn(msg):
-    print(f"{PROG}: warning: {msg}", file=sys.stderr)
-
-
-def note(msg):
-    print(f"{PROG}: {msg}")
 
 
 def read_bytes(path):

@@ -33,10 +33,11 @@ import re
 import shutil
 import sys
 
-from prep_common import OWN_HELP, OWN_SPLIT_RULE, make_tmp, own_name, own_paths, own_splits, swap_into_place, train_command, \
-    write_prep_json
+from prep_common import (OWN_HELP, OWN_SPLIT_RULE, make_tmp, messages, own_name, own_paths, own_splits,
+                         swap_into_place, train_command, write_prep_json)
 
 PROG = "data_prep/ner.py"
+fail, warn, note = messages(PROG)
 ASCII_SPACE = re.compile(r"[ \t\n\v\f\r]+")
 TAG = re.compile(r"^(O|[BIES]-.+)$")
 SPLITS = ("train", "dev", "test")
@@ -44,11 +45,6 @@ WNUT_FILES = {"train": "wnut17train.conll", "dev": "emerging.dev.conll", "test":
 CONLL_FILES = {"train": "eng.train", "dev": "eng.testa", "test": "eng.testb"}
 # Sentences and tokens per split, ../shared/data/wnut17/SOURCE.md (the published WNUT-17 statistics).
 WNUT_EXPECTED = {"train": (3394, 62730), "dev": (1009, 15733), "test": (1287, 23394)}
-
-
-def fail(msg):
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    sys.exit(2)
 
 
 def entities(tags):

@@ -5,19 +5,12 @@ import hashlib
 import os
 import shutil
 import subprocess
-import sys
+
+from prep_common import messages
 
 SPM_TOOLS = ("spm_train", "spm_encode", "spm_decode")
 PROG = "data_prep/nmt.py"
-
-
-def fail(msg):
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def warn(msg):
-    print(f"{PROG}: warning: {msg}", file=sys.stderr)
+fail, warn, note = messages(PROG)
 
 
 def sha256(data):

@@ -7,7 +7,23 @@ import os
 import re
 import shlex
 import shutil
+import sys
 import tempfile
+
+
+def messages(prog):
+    """(fail, warn, note) of a data_prep script: each message starts with the script's name; fail is for bad
+    input, so it exits with code 2 (no traceback)."""
+    def fail(msg):
+        print(f"{prog}: error: {msg}", file=sys.stderr)
+        sys.exit(2)
+
+    def warn(msg):
+        print(f"{prog}: warning: {msg}", file=sys.stderr)
+
+    def note(msg):
+        print(f"{prog}: {msg}")
+    return fail, warn, note
 
 
 def write_prep_json(folder, meta):

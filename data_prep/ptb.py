@@ -30,24 +30,19 @@ import io
 import json
 import os
 import shutil
-import sys
 import zlib
 
-from prep_common import OWN_HELP, OWN_SPLIT_RULE, make_tmp, own_name, own_paths, own_splits, read_utf8_lines, \
-    swap_into_place, tokens_of, train_command, write_prep_json
+from prep_common import (OWN_HELP, OWN_SPLIT_RULE, make_tmp, messages, own_name, own_paths, own_splits,
+                         read_utf8_lines, swap_into_place, tokens_of, train_command, write_prep_json)
 
 EXPECTED = {"train": 929589, "valid": 73760, "test": 82430}
 EXPECTED_VOCAB = 10000
 PROG = "data_prep/ptb.py"
+fail, warn, note = messages(PROG)
 LM_SPLITS = ("train", "valid", "test")
 # experiments/base/lm_small.json (atr_small extends it): train.batch_size and data.eval_batch_size; the binary
 # needs at least 2 tokens per batch column, so the printed command lowers them for a tiny corpus.
 EXP_BATCH, EXP_EVAL_BATCH = 20, 20
-
-
-def fail(msg):
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    sys.exit(2)
 
 
 def find_split(raw, split):

@@ -50,13 +50,13 @@ import json
 import os
 import re
 import shutil
-import sys
 import zlib
 
-from prep_common import OWN_HELP, OWN_SPLIT_RULE, find, make_tmp, own_name, own_paths, own_splits, read_utf8_lines, \
-    swap_into_place, tokens_of, train_command, write_prep_json
+from prep_common import (OWN_HELP, OWN_SPLIT_RULE, find, make_tmp, messages, own_name, own_paths, own_splits,
+                         read_utf8_lines, swap_into_place, tokens_of, train_command, write_prep_json)
 
 PROG = "data_prep/snli.py"
+fail, warn, note = messages(PROG)
 LABELS = ("entailment", "neutral", "contradiction")
 SPLITS = ("train", "dev", "test")
 DESCRIPTION = {
@@ -81,15 +81,6 @@ SICK_TOKEN = re.compile(r"[A-Za-z0-9]+(?=n't\b)|n't|'(?:s|re|ve|ll|d|m)\b|[A-Za-
 # The same rules with letters and digits of any script ([^\W_]) for a user's raw sentences (--own): identical to
 # SICK_TOKEN on ASCII text, and "café" stays one token.
 TEXT_TOKEN = re.compile(r"[^\W_]+(?=n't\b)|n't|'(?:s|re|ve|ll|d|m)\b|[^\W_]+(?:[-.][^\W_]+)*|\S", re.IGNORECASE)
-
-
-def fail(msg):
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def note(msg):
-    print(f"{PROG}: {msg}")
 
 
 def read_text(path):

@@ -41,10 +41,11 @@ import shutil
 import sys
 import zlib
 
-from prep_common import OWN_HELP, OWN_SPLIT_RULE, TOKEN_SEP, find, make_tmp, own_name, own_paths, own_splits, read_utf8_lines, \
-    swap_into_place, tokens_of, train_command, write_prep_json
+from prep_common import (OWN_HELP, OWN_SPLIT_RULE, TOKEN_SEP, find, make_tmp, messages, own_name, own_paths,
+                         own_splits, read_utf8_lines, swap_into_place, tokens_of, train_command, write_prep_json)
 
 PROG = "data_prep/sst.py"
+fail, warn, note = messages(PROG)
 # ASCII whitespace only, as the C++ reader splits (data/text.h split_whitespace): the files hold tokens such as
 # "2\u00a01\/2" with a no-break space inside, which str.split() would cut.
 ASCII_SPACE = re.compile(r"[ \t\n\v\f\r]+")
@@ -63,15 +64,6 @@ EXPECTED = {
     "sst5": {"train": [1092, 2218, 1624, 2322, 1288], "dev": [139, 289, 229, 279, 165],
              "test": [279, 633, 389, 510, 399]},
 }
-
-
-def fail(msg):
-    print(f"{PROG}: error: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def note(msg):
-    print(f"{PROG}: {msg}")
 
 
 def read_split(path, num_labels):
