@@ -3,8 +3,13 @@
 config.resolved.json, summary.json), so it works on runs in flight, stopped ones and finished ones alike.
 
 usage: tools/run_status.py PATH...   (standard library only)
+       tools/run_status.py --queue QUEUE_FILE [--queue QUEUE_FILE ...] RUNS_DIR
   PATH: a run folder (it has metrics.jsonl or progress.json) or a folder of run folders, e.g.
   python3 tools/run_status.py /work/runs
+  --queue: the runs of tools/run_queue.sh queue files, in queue order, as run_queue.sh names them in RUNS_DIR
+  (<task>_<experiment file name>[_s<seed>]): a started one as above, one already in results/runs "collected", any
+  other "queued" (not started yet), e.g.
+  python3 tools/run_status.py --queue experiments/queues/lm_tf_a.txt --queue experiments/queues/lm_tf_b.txt /work/runs
 
 Columns: the run; finished (its summary's stop reason) or the epoch it is in; the step; the best dev metric
 so far; how long ago its log was last written (a run that is not running says so by an old time); its last
@@ -19,7 +24,9 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+sys.path.insert(0, os.path.join(ROOT, "plots"))
 from run_files import RunError, read_json  # noqa: E402   (standard library only, like this script)
 
 PRIMARY = ("bleu", "f1", "accuracy", "ppl")   # a finished run's dev metric, from its summary: the first there
@@ -137,6 +144,44 @@ def run_folders(path):
             if os.path.isdir(os.path.join(path, n)) and is_run(os.path.join(path, n))]
 
 
+def queue_runs(path):
+    """[(run name, queue line number)] of a run_queue.sh queue file, in order: "task experiment.json [flags]" per
+    line (# comments and blank lines skipped), one run per seed of a --seeds list. RunError on a line
+    run_queue.sh would refuse."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RunError(path, f"cannot read ({e})") from None
+    runs = []
+    for n, line in enumerate(lines, 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if len(words) < 2 or not words[1].endswith(".json"):
+            raise RunError(f"{path}:{n}", "expected 'task experiment.json [flags]'")
+        name = f"{words[0]}_{os.path.basename(words[1])[:-len('.json')]}"
+        seeds = None
+        if "--seeds" in words:
+            k = words.index("--seeds")
+            seeds = [x for x in (words[k + 1] if k + 1 < len(words) else "").split(",") if x]
+            if not seeds:
+                raise RunError(f"{path}:{n}", "--seeds needs a list, e.g. --seeds 1234,1,2")
+        runs += [(f"{name}_s{x}", n) for x in seeds] if seeds else [(name, n)]
+    return runs
+
+
+def queued_row(runs_dir, name):
+    """The row of a queued run: its folder's status when it has started, else collected or queued."""
+    d = os.path.join(runs_dir, name)
+    if os.path.isdir(d) and run_folders(d) == [d]:
+        return status(d)
+    row = {"run": name, "step": "–", "best": "–", "log": "–", "speed": "–", "left": "–", "state": "queued"}
+    if os.path.exists(os.path.join(ROOT, "results", "runs", name, "summary.json")):
+        row["state"] = "collected (results/runs)"
+    return row
+
+
 COLUMNS = [("run", "run"), ("state", "state"), ("step", "step"), ("best", "best dev"), ("log", "last log"),
            ("speed", "train speed"), ("left", "time left")]
 
@@ -145,8 +190,21 @@ def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if argv else 2
+    queues, paths, k = [], [], 0
+    while k < len(argv):
+        if argv[k] == "--queue":
+            if k + 1 >= len(argv):
+                print("run_status.py: --queue needs a queue file", file=sys.stderr)
+                return 2
+            queues.append(argv[k + 1])
+            k += 2
+        else:
+            paths.append(argv[k])
+            k += 1
+    if queues:
+        return main_queues(queues, paths)
     rows = []
-    for path in argv:
+    for path in paths:
         if not os.path.isdir(path):
             print(f"run_status.py: {path}: no such folder", file=sys.stderr)
             return 2
@@ -159,10 +217,42 @@ def main(argv):
         print("run_status.py: no run folders (with metrics.jsonl or progress.json) under " + " ".join(argv),
               file=sys.stderr)
         return 1
-    print("| " + " | ".join(h for _, h in COLUMNS) + " |")
-    print("|" + "---|" * len(COLUMNS))
+    print_table(rows)
+    return 0
+
+
+def print_table(rows, extra=()):
+    columns = list(extra) + COLUMNS
+    print("| " + " | ".join(h for _, h in columns) + " |")
+    print("|" + "---|" * len(columns))
     for r in rows:
-        print("| " + " | ".join(f"`{r[k]}`" if k == "run" else r[k] for k, _ in COLUMNS) + " |")
+        print("| " + " | ".join(f"`{r[k]}`" if k == "run" else r[k] for k, _ in columns) + " |")
+
+
+def main_queues(queues, paths):
+    """--queue: the queues' runs in RUNS_DIR, in queue order, with the queue and line each comes from."""
+    if len(paths) != 1 or not os.path.isdir(paths[0]):
+        print("run_status.py: --queue takes one RUNS_DIR, the folder run_queue.sh runs into"
+              + (f" ({paths[0]}: no such folder)" if len(paths) == 1 else ""), file=sys.stderr)
+        return 2
+    rows = []
+    for q in queues:
+        try:
+            runs = queue_runs(q)
+        except RunError as e:
+            print(f"run_status.py: {e}", file=sys.stderr)
+            return 2
+        for name, line in runs:
+            try:
+                row = queued_row(paths[0], name)
+            except RunError as e:
+                print(f"run_status.py: skipped {os.path.join(paths[0], name)}: {e}", file=sys.stderr)
+                continue
+            rows.append(dict(row, queue=f"{os.path.basename(q)}:{line}"))
+    if not rows:
+        print("run_status.py: the queue files name no runs", file=sys.stderr)
+        return 1
+    print_table(rows, extra=[("queue", "queue line")])
     return 0
 
 

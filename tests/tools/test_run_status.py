@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/run_status.py on hand-made run folders: epoch, step, best dev and the time left worked out by hand;
 a finished run, a run in its first epoch, a max_steps bound, a torn last log line, unreadable folders named
-and skipped, and the exit statuses.
+and skipped, the exit statuses, and --queue (a queue's runs in order: started, collected or queued; bad lines named).
 /usr/bin/python3 tests/tools/test_run_status.py
 """
 import contextlib
@@ -110,6 +110,45 @@ class RunStatus(unittest.TestCase):
                 self.assertEqual(run_status.main([os.path.join(tmp, "not_a_run")]), 1)
                 self.assertEqual(run_status.main([os.path.join(tmp, "missing")]), 2)
             self.assertIn("missing: no such folder", err.getvalue())
+
+    def test_queue_runs_in_order_started_collected_queued(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            queue = os.path.join(tmp, "lane.txt")
+            with open(queue, "w") as f:
+                f.write("# a comment\n\nlm experiments/lm/gru_x.json --seeds 1234,1\n"
+                        "lm experiments/lm/atr_atr_authors.json --seeds 1234 --set train.max_epochs=39\n"
+                        "nmt experiments/nmt/not_run_yet.json\n")
+            self.assertEqual(run_status.queue_runs(queue), [("lm_gru_x_s1234", 3), ("lm_gru_x_s1", 3),
+                                                            ("lm_atr_atr_authors_s1234", 4), ("nmt_not_run_yet", 5)])
+            runs = os.path.join(tmp, "runs")
+            os.makedirs(runs)
+            run_folder(runs, "lm_gru_x_s1234", progress=PROGRESS, metrics=train_rows(200, 300, 20, 0.5))
+            run_folder(runs, "unrelated", progress=PROGRESS, metrics=train_rows(200, 300, 20, 0.5))
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(run_status.main(["--queue", queue, runs]), 0)
+            lines = out.getvalue().splitlines()[2:]
+            self.assertEqual([l.split(" | ")[:3] for l in lines],
+                             [["| lane.txt:3", "`lm_gru_x_s1234`", "epoch 3 of 10"],
+                              ["| lane.txt:3", "`lm_gru_x_s1`", "queued"],
+                              # committed in the repository's results/runs (issue 26's ATR run)
+                              ["| lane.txt:4", "`lm_atr_atr_authors_s1234`", "collected (results/runs)"],
+                              ["| lane.txt:5", "`nmt_not_run_yet`", "queued"]])
+
+    def test_bad_queue_lines_are_named(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for text, why in (("lm\n", "lane.txt:1: expected 'task experiment.json [flags]'"),
+                              ("# c\nlm experiments/lm/a.json --seeds\n", "lane.txt:2: --seeds needs a list")):
+                queue = os.path.join(tmp, "lane.txt")
+                with open(queue, "w") as f:
+                    f.write(text)
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err):
+                    self.assertEqual(run_status.main(["--queue", queue, tmp]), 2)
+                self.assertIn(why, err.getvalue())
+            with contextlib.redirect_stderr(io.StringIO()) as err:
+                self.assertEqual(run_status.main(["--queue", queue]), 2)
+            self.assertIn("--queue takes one RUNS_DIR", err.getvalue())
 
 
 if __name__ == "__main__":
