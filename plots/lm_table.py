@@ -181,6 +181,13 @@ def readme_block(runs):
     return [text]
 
 
+def noted(recipe, r):
+    """Whether a run gets a line in its recipe's notes: a diverged run; a calm ATR run (its bounded state is the
+    point); and on the TensorFlow recipe, one seed per cell, every run, so the cells' dev curves and state peaks
+    stand side by side."""
+    return bool(r["diverged"] or (r["calm"] and (r["key"].startswith("atr") or recipe == "atr_authors")))
+
+
 def load_run(d):
     s = read_json(os.path.join(d, "summary.json"))
     cfg = read_json(os.path.join(d, "config.resolved.json"))
@@ -280,8 +287,7 @@ def write(runs, out):
                       "between cells: `seeds.md`):", ""] + seed_group_lines(rs, "test", scale=1.0, digits=1,
                                                                           what="test ppl", higher_is_better=False)
         notes = [f"- `{r['run']}` diverged on the way: {r['diverged']}" if r["diverged"] else
-                 f"- `{r['run']}` {r['calm']}" for r in sorted(rs, key=lambda r: r["run"])
-                 if r["diverged"] or (r["calm"] and r["key"].startswith("atr"))]
+                 f"- `{r['run']}` {r['calm']}" for r in sorted(rs, key=lambda r: r["run"]) if noted(recipe, r)]
         if notes:
             lines += ["", "Notes (from each run's metrics.jsonl):", ""] + notes
         if any(r["key"] == "atr" for r in rs):

@@ -42,6 +42,15 @@ class LmTablePieces(unittest.TestCase):
         self.assertAlmostEqual(last_epoch_train_ppl(rows), math.exp(2.0))
         self.assertIsNone(last_epoch_train_ppl(rows[1:2]))
 
+    def test_lm_noted_runs(self):
+        from lm_table import noted
+        row = lambda key, diverged=None, calm="did not diverge: ...": {"key": key, "diverged": diverged, "calm": calm}
+        self.assertTrue(noted("small", row("lstm", diverged="dev perplexity 1e+05 after epoch 3")))
+        self.assertTrue(noted("small", row("atr_tanh")))
+        self.assertFalse(noted("small", row("lstm")))                 # a calm non-ATR run of a seeded recipe
+        self.assertTrue(noted("atr_authors", row("gru")))              # every run of the one-seed TF recipe
+        self.assertFalse(noted("atr_authors", row("gru", calm=None)))  # nothing to say without its log
+
     def test_lm_gap_split(self):
         sys.path.insert(0, PLOTS)
         try:
