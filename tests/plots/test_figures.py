@@ -126,6 +126,8 @@ class FixtureRun(unittest.TestCase):
         self.assertEqual(self.manifest["figures"]["learning_curves_lm"]["rows"],
                          {"recipe small": ["lm_atr_small", "lm_lstm_small"], "recipe other": ["lm_broken_json"]})
         self.assertEqual(list(self.manifest["figures"]["learning_curves_nmt"]["rows"]), ["nmt"])
+        self.assertEqual(self.manifest["figures"]["learning_curves_lm"]["colours"],
+                         {"atr": CELL_COLORS["atr"], "lstm": CELL_COLORS["lstm"], "broken_json": "#1b9e77"})
 
 
 class PureFunctions(unittest.TestCase):
