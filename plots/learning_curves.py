@@ -230,8 +230,9 @@ def fig_curves(report, task, runs):
             if clipped else "")
     fig.suptitle(f"{task}: validation {label.split(' (')[0].replace('dev ', '')} during training, {what}{note}")
     fig.tight_layout()
-    facts = {"rows": {title or task: [os.path.basename(e[0]) for e in entries] for title, entries in rows}}
-    if task == "lm":   # the colour per cell is this figure's promise (and lm_state_norm's)
+    facts = {}
+    if task == "lm":   # a row per recipe and a colour per cell are this figure's promise (the colours lm_state_norm's)
+        facts["rows"] = {title: [os.path.basename(e[0]) for e in entries] for title, entries in rows}
         facts["colours"] = {cell_and_recipe(e[0])[0]: e[2] for _, entries in rows for e in entries}
     report.save(fig, f"learning_curves_{task}", [os.path.join(d, "metrics.jsonl") for d, _ in runs], **facts,
                 runs={os.path.basename(d): {"points": len(c), "last_step": c[-1][0]} for d, c in runs})

@@ -125,7 +125,7 @@ class FixtureRun(unittest.TestCase):
         # LM: a row per recipe (a name without one is "other", last); the other tasks one row
         self.assertEqual(self.manifest["figures"]["learning_curves_lm"]["rows"],
                          {"recipe small": ["lm_atr_small", "lm_lstm_small"], "recipe other": ["lm_broken_json"]})
-        self.assertEqual(list(self.manifest["figures"]["learning_curves_nmt"]["rows"]), ["nmt"])
+        self.assertNotIn("rows", self.manifest["figures"]["learning_curves_nmt"])   # one row: nothing to say
         self.assertEqual(self.manifest["figures"]["learning_curves_lm"]["colours"],
                          {"atr": CELL_COLORS["atr"], "lstm": CELL_COLORS["lstm"], "broken_json": "#1b9e77"})
 
