@@ -33,17 +33,22 @@ PRIMARY = ("bleu", "f1", "accuracy", "ppl")   # a finished run's dev metric, fro
 SPEED_ROWS = 5   # the time per step is taken over the last few train log rows
 
 
+def text_lines(path):
+    """The lines of a UTF-8 text file (split at LF); RunError naming the file when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read().split("\n")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RunError(path, f"cannot read ({e})") from None
+
+
 def read_metrics(path):
     """The JSON rows of metrics.jsonl; a torn last line (a run killed mid-write) is left out, any other bad line
     makes the file unreadable. Unlike run_files.read_metrics it accepts a run in flight: no file yet, no dev
     record yet, a line still being written."""
     if not os.path.exists(path):
         return []
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RunError(path, f"cannot read ({e})") from None
+    lines = text_lines(path)
     rows = []
     for k, line in enumerate(lines):
         if not line.strip():
@@ -148,11 +153,7 @@ def queue_runs(path):
     """[(run name, queue line number)] of a run_queue.sh queue file, in order: "task experiment.json [flags]" per
     line (# comments and blank lines skipped), one run per seed of a --seeds list. RunError on a line
     run_queue.sh would refuse."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RunError(path, f"cannot read ({e})") from None
+    lines = text_lines(path)
     runs = []
     for n, line in enumerate(lines, 1):
         words = line.split()
