@@ -10,7 +10,7 @@ import math
 import os
 
 from run_files import (table_main, cell_key, csv_note, csv_path, dev_records, load_runs, optional_json, read_command,
-                       read_json, read_metrics, seed_group_lines, SEED_SUFFIX, write_csv, write_text)
+                       read_json, read_metrics, seed_group_lines, RunError, SEED_SUFFIX, write_csv, write_text)
 
 SCRIPT = "lm_table.py"
 
@@ -58,10 +58,16 @@ def recipe_of(name):
 
 
 def cell_and_recipe(run_dir):
-    """("atr_tanh", "small") for results/runs/lm_atr_tanh_small_s2: the run name without its lm_ prefix, seed
-    suffix and recipe; a name without a known recipe (make demo's demo_atr_tanh_small_<time>) is its own cell of
-    recipe "other"."""
+    """("atr_tanh", "small") for results/runs/lm_atr_tanh_small_s2: the experiment's name (config.resolved.json
+    "name", the same for every seed and wherever out_dir put the run, e.g. make demo's
+    runs/demo_atr_tanh_small_<time>; else the folder's name) without its lm_ prefix, seed suffix and recipe; a
+    name without a known recipe is its own cell of recipe "other"."""
     name = os.path.basename(os.path.normpath(run_dir))
+    try:
+        configured = read_json(os.path.join(run_dir, "config.resolved.json")).get("name")
+        name = configured if isinstance(configured, str) and configured else name
+    except RunError:
+        pass
     m = SEED_SUFFIX.match(name)
     name = m.group("base") if m else name
     name = name[3:] if name.startswith("lm_") else name

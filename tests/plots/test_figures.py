@@ -186,8 +186,13 @@ class PureFunctions(unittest.TestCase):
         self.assertEqual(cell_and_recipe("runs/lm_gru_small"), ("gru", "small"))             # an unseeded run
         self.assertEqual(cell_and_recipe("runs/lm_lstm_medium_s1"), ("lstm", "medium"))
         self.assertEqual(cell_and_recipe("runs/lm_atr_atr_authors_pytorch_s1"), ("atr_atr_authors_pytorch", "other"))
-        self.assertEqual(cell_and_recipe("runs/demo_atr_tanh_small_20261128-2201"),   # make demo's run
-                         ("demo_atr_tanh_small_20261128-2201", "other"))
+        self.assertEqual(cell_and_recipe("runs/demo_x_20261128-2201"), ("demo_x_20261128-2201", "other"))
+        with tempfile.TemporaryDirectory() as tmp:   # the experiment's name comes first: make demo's run folder
+            demo = os.path.join(tmp, "demo_atr_tanh_small_20261128-220102")
+            os.makedirs(demo)
+            with open(os.path.join(demo, "config.resolved.json"), "w") as f:
+                json.dump({"name": "lm_atr_tanh_small"}, f)
+            self.assertEqual(cell_and_recipe(demo), ("atr_tanh", "small"))
 
     def test_lm_curve_rows_a_row_per_recipe_a_colour_per_cell(self):
         curve = [(100, 60.0, 300.0), (200, 120.0, 200.0)]
