@@ -152,15 +152,15 @@ def lm_colours(cells):
 
 
 def curve_rows(task, runs):
-    """[(row title or None, [(run_dir, curve, colour, linestyle, marker, legend label or None)])]. LM: a row per
-    recipe ("other" last), a colour per cell (lm_colours), its runs drawn alike with one legend entry "cell xN";
-    other tasks: one row, a legend entry per run, colour by cell and style by variant (line_styles)."""
+    """[(row title or None, [(run_dir, curve, colour, linestyle, marker, legend label or None, LM cell or None)])].
+    LM: a row per recipe ("other" last), a colour per cell (lm_colours), its runs drawn alike with one legend entry
+    "cell xN"; other tasks: one row, a legend entry per run, colour by cell and style by variant (line_styles)."""
     def short(run_dir):
         name = os.path.basename(run_dir)
         return name[len(task) + 1:] if name.startswith(task + "_") else name
     if task != "lm":
         styles = line_styles([(short(d), d) for d, _ in runs])
-        return [(None, [(d, c) + styles[short(d)] + (short(d),) for d, c in runs])]
+        return [(None, [(d, c) + styles[short(d)] + (short(d), None) for d, c in runs])]
     by_recipe = collections.defaultdict(list)
     for d, c in runs:
         cell, recipe = cell_and_recipe(d)
@@ -174,7 +174,7 @@ def curve_rows(task, runs):
         for cell, d, c in members:
             label = None if cell in seen else (f"{cell} x{count[cell]}" if count[cell] > 1 else cell)
             seen.add(cell)
-            entries.append((d, c, colours[cell], "-", "o", label))
+            entries.append((d, c, colours[cell], "-", "o", label, cell))
         rows.append((f"recipe {recipe}", entries))
     return rows
 
@@ -192,7 +192,7 @@ def fig_curves(report, task, runs):
     for (title, entries), (ax_s, ax_t) in zip(rows, axes):
         values = [v for _, c, *_ in entries for _, _, v in c]
         top = CAP * min(values) if log and min(values) > 0 else None   # per row: the recipes' levels differ
-        for run_dir, curve, color, ls, mk, name in entries:
+        for run_dir, curve, color, ls, mk, name, _ in entries:
             ys = [min(v, top) if top else v for _, _, v in curve]
             if any(top and v > top for _, _, v in curve):
                 clipped.append(top)
@@ -233,7 +233,7 @@ def fig_curves(report, task, runs):
     facts = {}
     if task == "lm":   # a row per recipe and a colour per cell are this figure's promise (the colours lm_state_norm's)
         facts["rows"] = {title: [os.path.basename(e[0]) for e in entries] for title, entries in rows}
-        facts["colours"] = {cell_and_recipe(e[0])[0]: e[2] for _, entries in rows for e in entries}
+        facts["colours"] = {e[6]: e[2] for _, entries in rows for e in entries}
     report.save(fig, f"learning_curves_{task}", [os.path.join(d, "metrics.jsonl") for d, _ in runs], **facts,
                 runs={os.path.basename(d): {"points": len(c), "last_step": c[-1][0]} for d, c in runs})
 
