@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from run_files import epochs_run, first_command, pct, run_label, seed_group_lines
+from run_files import epochs_run, first_command, train_rate, RunError, pct, run_label, seed_group_lines
 
 SCRIPT = "classify_table.py"
 SETS = {"sst2": "SST-2 (binary)", "sst5": "SST-5 (fine-grained)"}
@@ -66,7 +66,7 @@ def load(d):
             "params_ne": s.get("params_without_embeddings"), "train": s.get("train_accuracy"),
             "dev": s.get("dev", {}).get("accuracy"), "test": s.get("test", {}).get("accuracy"),
             "majority": s.get("test", {}).get("majority_class_accuracy"),
-            "sps": s.get("train_sentences_per_s", s.get("train_units_per_s")), "epochs": epochs_run(d, s),
+            "sps": train_rate(d, s) or s.get("train_sentences_per_s"), "epochs": epochs_run(d, s),
             "stop": s.get("stop_reason"), "embeddings": s.get("embeddings", "?"), "memory": memory,
             "cmd": first_command(d), "embed": model.get("embed"), "memory_cmd": memory_command(d) if memory else ""}
 
@@ -141,12 +141,12 @@ def build(runs, out_path):
     for d in sorted(glob.glob(os.path.join(runs, "classify_*"))):
         try:
             rows.append(load(d))
-        except (OSError, ValueError, KeyError) as e:
+        except (OSError, ValueError, KeyError, RunError) as e:
             print(f"{SCRIPT}: skipping {d}: {e}", file=sys.stderr)
     out = ["# Sentence classification (SST-2, SST-5)", "",
            "Accuracy (%) of the best-dev-accuracy model on train / dev / test; parameters with and without the word "
-           "embeddings; training sentences/s of the run (1 thread, other jobs sharing the 2-core machine, so speeds "
-           "are indicative only). **Protocol**: the sentence-level SST splits of Kim (2014) (`data_prep/sst.py`), "
+           "embeddings; training sentences/s of the run (the median of its logged training windows over every start and "
+           "resume; 1 thread, other jobs sharing the 2-core machine, so speeds are indicative only). **Protocol**: the sentence-level SST splits of Kim (2014) (`data_prep/sst.py`), "
            "training on whole sentences only (the phrase-level labels of the treebank are not among our corpora), "
            "word embeddings initialised at random (no pretrained vectors ship here), model selected on dev "
            "accuracy (early stopping), test reported once. Published SST numbers mostly train on every labelled "

@@ -20,7 +20,7 @@ import re
 
 from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, invocation_threads, load_runs,
                        number_or_none, optional_json, read_command, read_json, read_metrics, report, write_csv,
-                       seed_group_lines, SEED_SUFFIX, write_text)
+                       seed_group_lines, SEED_SUFFIX, train_rate, write_text)
 
 SCRIPT = "nmt_table.py"
 
@@ -79,7 +79,7 @@ def load_run(d):
          and model.get("decoder_layers", 1) == 1,
          "test_set": test, "params": s.get("params"),
          "bleu": t.get("bleu"), "sacre": t.get("sacrebleu"), "nt_bleu": nt.get("bleu"),
-         "nt_sacre": nt.get("sacrebleu"), "wps": s.get("train_units_per_s"),
+         "nt_sacre": nt.get("sacrebleu"), "wps": train_rate(d, s, metrics),
          "dec1": t1.get("decode_tokens_s"), "dec10": t.get("decode_tokens_s"),
          "pair": ",".join(str(x) for x in cell1.get("pair", [])),
          "r1": cell1.get("pearson_r_positions"), "r2": cell2.get("pearson_r_positions"),
@@ -151,7 +151,8 @@ def write(rows, extra, out):
              "BLEU = tokenised multi-bleu convention on the tokenised lowercased references; sacreBLEU = 13a on",
              "the detokenised output against the raw references, lowercased (the models output lowercase).",
              "newstest2014 is out-of-domain here (news vs image captions). Train and decode tokens/s are the runs'",
-             "own (1 thread, or the threads of each invocation (start, resume, --eval-only) where the train cell",
+             "own (train: the median of the logged training windows over every start and resume; 1 thread,",
+             "or the threads of each invocation (start, resume, --eval-only) where the train cell",
              "names them, e.g. 1+2, the last of which decoded; other runs sharing the 2 cores; on whichever machine",
              "the session had: each run's `machine.txt` records CPU and load where present), so they do not",
              "compare across rows;",

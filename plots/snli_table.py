@@ -15,7 +15,7 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import os
 
 from run_files import (table_main, RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
-                       read_command, read_json, read_metrics, write_csv, write_table, seed_group_lines)
+                       read_command, read_json, read_metrics, write_csv, write_table, seed_group_lines, train_rate)
 
 SCRIPT = "snli_table.py"
 
@@ -43,7 +43,7 @@ def load_run(d):
          "cell": model.get("cell", {}).get("type", "?"), "key": cell_key(model.get("cell", {})),
          "params": s["params"], "params_ne": s["params_without_embeddings"], "train": s.get("train_accuracy"),
          "dev": s.get("dev", {}).get("accuracy"), "test": number_or_none(s["test"]["accuracy"]),
-         "pps": s.get("train_units_per_s"), "majority": majority,
+         "pps": train_rate(d, s, metrics), "majority": majority,
          "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0), "stop": s.get("stop_reason"),
          "cmd": cmd}
     # The paper's numbers are SNLI's (cond model): none beside SICK rows.
@@ -73,8 +73,8 @@ def write(rows, out):
     csv_file = csv_path(out)
     lines = ["# Natural language inference (the ATR paper's Table 6)", "",
              "Accuracy (%) of the best-dev-accuracy model on train / dev / test; parameters with and without the "
-             "word embeddings (the paper counts without); training pairs/s of the run (1 thread, other jobs on the "
-             "machine). Our corpora lack the full SNLI training set: `inhouse` rows train on its 1 % sample (5,498 "
+             "word embeddings (the paper counts without); training pairs/s of the run (the median of its logged training "
+             "windows over every start and resume; 1 thread, other jobs on the machine). Our corpora lack the full SNLI training set: `inhouse` rows train on its 1 % sample (5,498 "
              "pairs) and are not comparable with the paper's full-data numbers beside them; the protocol of every "
              "row is in its own column. Embeddings start random (no GloVe file ships here). SICK rows marked "
              "`+em +lc` give every word the exact-match feature (1 when the word occurs in the other sentence; "
