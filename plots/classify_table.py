@@ -145,8 +145,9 @@ def build(runs, out_path):
             print(f"{SCRIPT}: skipping {d}: {e}", file=sys.stderr)
     out = ["# Sentence classification (SST-2, SST-5)", "",
            "Accuracy (%) of the best-dev-accuracy model on train / dev / test; parameters with and without the word "
-           "embeddings; training sentences/s of the run (the median of its logged training windows over every start and "
-           "resume; 1 thread, other jobs sharing the 2-core machine, so speeds are indicative only). **Protocol**: the sentence-level SST splits of Kim (2014) (`data_prep/sst.py`), "
+           "embeddings; training sentences/s of the run (the median of its logged training windows over every "
+           "start and resume; 1 thread, other jobs sharing the 2-core machine, so speeds are indicative only). "
+           "**Protocol**: the sentence-level SST splits of Kim (2014) (`data_prep/sst.py`), "
            "training on whole sentences only (the phrase-level labels of the treebank are not among our corpora), "
            "word embeddings initialised at random (no pretrained vectors ship here), model selected on dev "
            "accuracy (early stopping), test reported once. Published SST numbers mostly train on every labelled "

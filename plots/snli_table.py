@@ -73,8 +73,9 @@ def write(rows, out):
     csv_file = csv_path(out)
     lines = ["# Natural language inference (the ATR paper's Table 6)", "",
              "Accuracy (%) of the best-dev-accuracy model on train / dev / test; parameters with and without the "
-             "word embeddings (the paper counts without); training pairs/s of the run (the median of its logged training "
-             "windows over every start and resume; 1 thread, other jobs on the machine). Our corpora lack the full SNLI training set: `inhouse` rows train on its 1 % sample (5,498 "
+             "word embeddings (the paper counts without); training pairs/s of the run (the median of its logged "
+             "training windows over every start and resume; 1 thread, other jobs on the machine). Our corpora lack "
+             "the full SNLI training set: `inhouse` rows train on its 1 % sample (5,498 "
              "pairs) and are not comparable with the paper's full-data numbers beside them; the protocol of every "
              "row is in its own column. Embeddings start random (no GloVe file ships here). SICK rows marked "
              "`+em +lc` give every word the exact-match feature (1 when the word occurs in the other sentence; "
