@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import sys
 
 
@@ -118,12 +119,9 @@ def train_rate(d, summary, metrics=None):
     if metrics is None:
         path = os.path.join(d, "metrics.jsonl")
         metrics = read_metrics(d) if os.path.exists(path) else []
-    speeds = sorted(r["units_s"] for r in metrics
-                    if r.get("split") == "train" and number_or_none(r.get("units_s")) is not None)
-    if not speeds:
-        return summary.get("train_units_per_s")
-    mid = len(speeds) // 2
-    return speeds[mid] if len(speeds) % 2 else (speeds[mid - 1] + speeds[mid]) / 2
+    speeds = [r["units_s"] for r in metrics
+              if r.get("split") == "train" and number_or_none(r.get("units_s")) is not None]
+    return statistics.median(speeds) if speeds else summary.get("train_units_per_s")
 
 
 def epochs_done_problem(d, summary):
