@@ -208,6 +208,7 @@ def load_run(d):
          "wps": train_rate(d, s, metrics) or 0, "wall": s.get("wall_seconds", 0),
          "epochs": max((m.get("epoch", 0) for m in dev), default=0),   # summary's epochs_done counts one process
          "stop": s.get("stop_reason", ""), "r": gates.get("pearson_r_positions"),
+         "pair": ",".join(str(x) for x in gates.get("pair", [])),
          "cmd": cmd, "invocations": invocations, "train_ppl": last_epoch_train_ppl(metrics), "dev_curve": [m["ppl"] for m in dev],
          "run": os.path.basename(d), "dir": d}
     # A run that diverged on the way (dev perplexity more than doubled over its best so far): say so.
@@ -229,14 +230,18 @@ def load_run(d):
                  + f"; carried state (train log): {calm}.") if calm else None
     # Every table cell, formatted here so that a bad value is reported with its run, not mid-table.
     rr = f"{r['r']:.3f}" if r["r"] is not None else ""
+    # GRU has no input and forget gates: its r is of update z and reset r, and the row says so rather than
+    # letting that number stand under the r(i,f) heading (as nmt_table.py does).
+    pair_note = f" ({r['pair']})" if rr and r["pair"] and r["pair"] != "i,f" else ""
     paper = PAPER_LRN.get(r["key"])
     r["md"] = (f"| {r['cell']} | {r['params']:,} | {r['valid']:.1f} | {r['test']:.1f} | "
                f"{paper if paper else ''} | {r['wps']:,.0f} | "
-               f"{r['wall'] / 60:.0f} min | {r['epochs']} ({r['stop']}) | {rr} | `{r['run']}` |")
+               f"{r['wall'] / 60:.0f} min | {r['epochs']} ({r['stop']}) | {rr}{pair_note} | `{r['run']}` |")
     zar = PAPER.get(r["recipe"]) if r["key"] == "lstm" else None
     r["csv"] = [r["recipe"], r["key"], r["cell"], r["params"], f"{r['valid']:.1f}", f"{r['test']:.1f}",
                 zar[1] if zar else "", zar[2] if zar else "", paper if paper else "",
-                f"{r['wps']:.0f}", f"{r['wall'] / 60:.0f}", r["epochs"], r["stop"], rr, "yes" if rises else "no",
+                f"{r['wps']:.0f}", f"{r['wall'] / 60:.0f}", r["epochs"], r["stop"], rr, r["pair"] if rr else "",
+                "yes" if rises else "no",
                 r["run"], r["cmd"]]
     return r
 
@@ -248,7 +253,7 @@ def load(runs_dir):
 
 CSV_HEADER = ["recipe", "cell", "cell_label", "params", "valid_ppl", "test_ppl", "paper_zaremba_valid_ppl",
               "paper_zaremba_test_ppl", "paper_lrn_test_ppl", "train_words_s", "wall_minutes", "epochs",
-              "stop_reason", "r_if_positions", "diverged", "run", "command"]
+              "stop_reason", "r_gates_positions", "gate_pair", "diverged", "run", "command"]
 
 
 def write(runs, out):
@@ -271,6 +276,9 @@ def write(runs, out):
              "The LRN paper column: Zhang & Sennrich (2019), PTB test perplexity of the base models (the MoS",
              "setup, 3 layers; without finetuning or dynamic evaluation), a far larger recipe: comparable in the",
              "cells' order, not in level; its ATR is the tanh-output variant. " + csv_note([csv_file], out),
+             "r(i,f) positions: Pearson r over sentence positions between the top layer's mean input and forget",
+             "gates on the test set (the run's `gates.json`, figure `figures/fig3_gates_<run>.png`); a cell without",
+             "them names the pair it correlates instead (GRU: update z and reset r).",
              "Dev perplexity during training, a row per recipe and a colour per cell: "
              "`figures/learning_curves_lm.png` (`make figures`).", ""]
     for recipe, rs in sorted(rows.items()):

@@ -8,12 +8,13 @@ Standard library only: run from the repository root, e.g. by ctest, or
 """
 import math
 import os
+import shutil
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_tables import PLOTS, README, RUNS, SPEED, read, run  # noqa: E402
+from test_tables import PLOTS, README, RUNS, SPEED, csv_rows, edit_json, md_rows, read, run  # noqa: E402
 
 
 class LmTablePieces(unittest.TestCase):
@@ -115,6 +116,35 @@ class LmTablePieces(unittest.TestCase):
             self.assertEqual(rc, 0, err)
             self.assertIn(f"{readme}: needs exactly one `<!-- lm recipe begin ... -->` line", err)
             self.assertIn("old line", read(readme))
+
+    def test_lm_row_names_a_gate_pair_other_than_input_forget(self):
+        # GRU has no input/forget gates: its gates.json correlates update z with reset r, and its row says so
+        # in the table and in the CSV; an LSTM (pair i,f) or a gates.json naming no pair stays unmarked.
+        with tempfile.TemporaryDirectory() as top:
+            runs = os.path.join(top, "runs")
+            for name in ("lm_lstm_small", "lm_atr_small"):
+                shutil.copytree(os.path.join(RUNS, name), os.path.join(runs, name))
+            gru = os.path.join(runs, "lm_gru_small")
+            shutil.copytree(os.path.join(RUNS, "lm_lstm_small"), gru)
+            edit_json(os.path.join(gru, "config.resolved.json"), lambda j: j["model"]["cell"].update(type="gru"))
+            edit_json(os.path.join(gru, "summary.json"), lambda j: j.update(name="lm_gru_small"))
+            edit_json(os.path.join(gru, "gates.json"), lambda j: j.update(cell="gru", pair=["z", "r"]))
+            edit_json(os.path.join(runs, "lm_lstm_small", "gates.json"), lambda j: j.update(pair=["i", "f"]))
+            out = os.path.join(top, "lm.md")
+            rc, _, err = run("lm_table.py", "--runs", runs, "--out", out)
+            self.assertEqual(rc, 0, err)
+            rows = {r[-1]: r for r in md_rows(out, "cell")}
+            self.assertEqual(rows["`lm_gru_small`"][0], "GRU")
+            self.assertEqual(rows["`lm_gru_small`"][8], "-0.100 (z,r)")
+            self.assertEqual(rows["`lm_lstm_small`"][8], "-0.100")
+            self.assertEqual(rows["`lm_atr_small`"][8], "0.500")
+            self.assertIn("a cell without\nthem names the pair it correlates instead (GRU: update z and reset r).",
+                          read(out))
+            csvd = {r[-2]: r for r in csv_rows(os.path.join(top, "lm.csv"))}
+            self.assertEqual(csvd["run"][13:15], ["r_gates_positions", "gate_pair"])
+            self.assertEqual(csvd["lm_gru_small"][13:15], ["-0.100", "z,r"])
+            self.assertEqual(csvd["lm_lstm_small"][13:15], ["-0.100", "i,f"])
+            self.assertEqual(csvd["lm_atr_small"][13:15], ["0.500", ""])
 
 
 if __name__ == "__main__":
