@@ -9,9 +9,9 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import math
 import os
 
-from run_files import (table_main, cell_key, csv_note, csv_path, dev_records, load_runs, optional_json, read_command,
-                       read_json, read_metrics, seed_group_lines, RunError, SEED_SUFFIX, train_rate, write_csv,
-                       write_text)
+from run_files import (table_main, cell_key, csv_note, csv_path, dev_records, gate_pair, gate_pair_note, load_runs,
+                       optional_json, read_command, read_json, read_metrics, seed_group_lines, RunError, SEED_SUFFIX,
+                       train_rate, write_csv, write_text)
 
 SCRIPT = "lm_table.py"
 
@@ -208,7 +208,7 @@ def load_run(d):
          "wps": train_rate(d, s, metrics) or 0, "wall": s.get("wall_seconds", 0),
          "epochs": max((m.get("epoch", 0) for m in dev), default=0),   # summary's epochs_done counts one process
          "stop": s.get("stop_reason", ""), "r": gates.get("pearson_r_positions"),
-         "pair": ",".join(str(x) for x in gates.get("pair", [])),
+         "pair": gate_pair(gates),
          "cmd": cmd, "invocations": invocations, "train_ppl": last_epoch_train_ppl(metrics), "dev_curve": [m["ppl"] for m in dev],
          "run": os.path.basename(d), "dir": d}
     # A run that diverged on the way (dev perplexity more than doubled over its best so far): say so.
@@ -230,9 +230,7 @@ def load_run(d):
                  + f"; carried state (train log): {calm}.") if calm else None
     # Every table cell, formatted here so that a bad value is reported with its run, not mid-table.
     rr = f"{r['r']:.3f}" if r["r"] is not None else ""
-    # GRU has no input and forget gates: its r is of update z and reset r, and the row says so rather than
-    # letting that number stand under the r(i,f) heading (as nmt_table.py does).
-    pair_note = f" ({r['pair']})" if rr and r["pair"] and r["pair"] != "i,f" else ""
+    pair_note = gate_pair_note(r["pair"]) if rr else ""   # GRU: update z and reset r, not input and forget
     paper = PAPER_LRN.get(r["key"])
     r["md"] = (f"| {r['cell']} | {r['params']:,} | {r['valid']:.1f} | {r['test']:.1f} | "
                f"{paper if paper else ''} | {r['wps']:,.0f} | "

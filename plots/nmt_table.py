@@ -18,7 +18,7 @@ import glob
 import os
 import re
 
-from run_files import (RunError, cell_key, csv_note, csv_path, dev_records, invocation_threads, load_runs,
+from run_files import (RunError, cell_key, csv_note, gate_pair, gate_pair_note, csv_path, dev_records, invocation_threads, load_runs,
                        number_or_none, optional_json, read_command, read_json, read_metrics, report, write_csv,
                        seed_group_lines, SEED_SUFFIX, train_rate, write_text)
 
@@ -81,16 +81,15 @@ def load_run(d):
          "bleu": t.get("bleu"), "sacre": t.get("sacrebleu"), "nt_bleu": nt.get("bleu"),
          "nt_sacre": nt.get("sacrebleu"), "wps": train_rate(d, s, metrics),
          "dec1": t1.get("decode_tokens_s"), "dec10": t.get("decode_tokens_s"),
-         "pair": ",".join(str(x) for x in cell1.get("pair", [])),
+         "pair": gate_pair(cell1),
          "r1": cell1.get("pearson_r_positions"), "r2": cell2.get("pearson_r_positions"),
          "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0),
          "stop": s.get("stop_reason"), "cmd": cmd, "sig": str(t.get("sacrebleu_signature", ""))}
     for k in ("params", "bleu", "sacre", "nt_bleu", "nt_sacre", "wps", "dec1", "dec10", "r1", "r2"):
         r[k] = number_or_none(r[k])
     p = PAPER.get(r["system"], ("", "", None))
-    # Cells without input and forget gates (GRU, DTMT's L-GRU/T-GRU) correlate update z with reset r instead:
-    # the row says so rather than letting that number stand under an r(i,f) heading.
-    pair_note = f" ({r['pair']})" if r["pair"] and r["pair"] != "i,f" else ""
+    # Cells without input and forget gates (GRU, DTMT's L-GRU/T-GRU) correlate update z with reset r instead.
+    pair_note = gate_pair_note(r["pair"])
     # The header promises 1 thread; a run started or resumed with more says so beside its speed.
     threads = invocation_threads(d, cfg.get("run", {}).get("threads", cfg.get("threads")))
     r["threads"] = "+".join("?" if t is None else str(t) for t in threads)

@@ -205,6 +205,17 @@ def run_label(d):
     return f"`{os.path.basename(d)}`" + ("" if outputs_kept(d) else " (outputs not kept)")
 
 
+def gate_pair(gates):
+    """The gate pair a gates.json entry correlates, as "i,f" or "z,r" ("" when it names none)."""
+    return ",".join(str(x) for x in gates.get("pair", []))
+
+
+def gate_pair_note(pair):
+    """" (z,r)" beside a correlation under an r(i,f) heading when its pair is not input/forget (GRU-style
+    cells), so that number does not pass for an input/forget correlation; "" otherwise."""
+    return f" ({pair})" if pair and pair != "i,f" else ""
+
+
 def number_or_none(x):
     """x if it is a number (not a bool), else None: table values a run may lack or hold in a wrong type."""
     return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
