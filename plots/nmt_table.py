@@ -18,9 +18,9 @@ import glob
 import os
 import re
 
-from run_files import (RunError, cell_key, csv_note, gate_pair, gate_pair_note, csv_path, dev_records, invocation_threads, load_runs,
-                       number_or_none, optional_json, read_command, read_json, read_metrics, report, write_csv,
-                       seed_group_lines, SEED_SUFFIX, train_rate, write_text)
+from run_files import (RunError, cell_key, csv_note, gate_pair, gate_pair_note, csv_path, dev_records,
+                       invocation_threads, load_runs, number_or_none, optional_json, read_command, read_json,
+                       read_metrics, report, write_csv, seed_group_lines, SEED_SUFFIX, train_rate, write_text)
 
 SCRIPT = "nmt_table.py"
 
