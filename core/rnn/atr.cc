@@ -15,8 +15,8 @@ AtrCell::AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
   const CellBias bias = cfg.bias != CellBias::kDefault ? cfg.bias : cfg.layer_norm ? CellBias::kNone : CellBias::kInput;
   w_ = &add_param(store, scope, "W", I(), H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), H(), weight_init(cfg));
-  if (bias == CellBias::kInput || bias == CellBias::kBoth) b_ = &add_param(store, scope, "b", 1, H(), init::constant(0));
-  if (bias == CellBias::kRecurrent || bias == CellBias::kBoth) d_ = &add_param(store, scope, "d", 1, H(), init::constant(0));
+  if (bias == CellBias::kInput || bias == CellBias::kBoth) b_ = &add_param(store, scope, "b", 1, H(), bias_init(cfg));
+  if (bias == CellBias::kRecurrent || bias == CellBias::kBoth) d_ = &add_param(store, scope, "d", 1, H(), bias_init(cfg));
   if (cfg.layer_norm) {
     ln_p_g_ = &add_param(store, scope, "ln_p_g", 1, H(), init::constant(1));
     ln_p_b_ = &add_param(store, scope, "ln_p_b", 1, H(), init::constant(0));

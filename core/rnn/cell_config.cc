@@ -20,6 +20,8 @@ ConfigTable<CellConfig> make_cell_table() {
       .flag("layer_norm", &C::layer_norm, "layer norm on the projections (atr, lrn, olrn, ran)")
       .choice("init", &C::init, kWeightInitNames, "initialiser of the weight matrices")
       .number("init_scale", &C::init_scale, 0.0, 10.0, "uniform(-a, a) / normal(0, a) scale")
+      .choice("bias_init", &C::bias_init, kBiasInitNames,
+              "biases start at zero, or uniform(-init_scale, init_scale) like the weights")
       .number("forget_bias", &C::forget_bias, -100.0, 100.0, "lstm: initial forget-gate bias")
       .flag("gru_reset_after", &C::gru_reset_after, "gru: r * (h U) (one [H,3H] product) or (r * h) U")
       .integer("transitions", &C::transitions, 0, 64, "dt: T-GRU transitions after the L-GRU")

@@ -31,6 +31,11 @@ inline constexpr NameTable<WeightInit, 4> kWeightInitNames{{{WeightInit::kUnifor
                                                             {WeightInit::kGlorot, "glorot"},
                                                             {WeightInit::kOrthogonal, "orthogonal"}}};
 
+// Initialiser of the biases: 0 (the default), or uniform(-init_scale, init_scale) like the weights, as the ATR
+// authors' PyTorch cell initialises every parameter (issue 51: a cell's form is part of its tuning space).
+enum class BiasInit { kZero, kUniform };
+inline constexpr NameTable<BiasInit, 2> kBiasInitNames{{{BiasInit::kZero, "zero"}, {BiasInit::kUniform, "uniform"}}};
+
 // RAN's content c̃: x W_c (linear, the default) or x itself (identity, Lee et al.'s simplest RAN, needs I == H).
 enum class RanContent { kDefault, kLinear, kIdentity };
 inline constexpr NameTable<RanContent, 3> kRanContentNames{
@@ -47,6 +52,7 @@ struct CellConfig {
   bool layer_norm = false;                       // LRN, RAN (and oLRN): layer norm on the input projections; ATR: on both
   WeightInit init = WeightInit::kUniform;
   double init_scale = 0.08;                      // the papers' uniform(-0.08, 0.08)
+  BiasInit bias_init = BiasInit::kZero;          // every cell with biases (an LSTM's forget_bias is added on top)
   double forget_bias = 0.0;                      // LSTM: initial forget-gate bias
   bool gru_reset_after = true;                   // GRU: r ⊙ (h U_h) (one [H,3H] GEMM) or (r ⊙ h) U_h
   int transitions = 1;                           // dt: number of T-GRU transitions after the L-GRU

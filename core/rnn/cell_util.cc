@@ -28,6 +28,10 @@ void check_cell_config(const CellConfig& cfg, int input_dim, const std::string& 
   reject(CellOpt::kInputTanh, !cfg.input_tanh, "input_tanh=true");
   reject(CellOpt::kCoupled, !cfg.coupled, "coupled=true");
   reject(CellOpt::kLayerNorm, !cfg.layer_norm, "layer_norm=true");
+  TW_CHECK(cfg.bias_init == BiasInit::kZero || cfg.bias != CellBias::kNone, "cell '", cell,
+           "': bias_init='uniform' needs biases (bias='none' was given)");
+  TW_CHECK(cfg.bias_init == BiasInit::kZero || !cfg.layer_norm, "cell '", cell,
+           "': bias_init='uniform' and layer_norm exclude each other (the layer norms' biases start at 0)");
   reject(CellOpt::kForgetBias, cfg.forget_bias == 0.0, "forget_bias=" + std::to_string(cfg.forget_bias));
   reject(CellOpt::kResetAfter, cfg.gru_reset_after, "gru_reset_after=false");
   reject(CellOpt::kTransitions, cfg.transitions == 1, "transitions=" + std::to_string(cfg.transitions));
@@ -60,6 +64,11 @@ Init weight_init(const CellConfig& cfg) {
     case WeightInit::kOrthogonal: return init::orthogonal();
   }
   return init::uniform(s);
+}
+
+Init bias_init(const CellConfig& cfg) {
+  if (cfg.bias_init == BiasInit::kZero) return init::constant(0);
+  return init::uniform(static_cast<Real>(cfg.init_scale));
 }
 
 const char* act_name(Act a) { return a == Act::kTanh ? "tanh" : "identity"; }

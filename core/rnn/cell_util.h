@@ -29,8 +29,10 @@ Act parse_output(const CellConfig& cfg, Act dflt);
 bool parse_has_bias(const CellConfig& cfg);
 // cfg.init/init_scale -> an initialiser for weight matrices ("uniform" | "normal" | "glorot" | "orthogonal").
 // Gates share one concatenated matrix ([I, k·H]), so glorot's fan is that of the whole matrix, and
-// orthogonal fills each square block separately (graph/init.h). Biases start at 0, layer-norm gains at 1.
+// orthogonal fills each square block separately (graph/init.h). Biases start as bias_init says, layer-norm gains at 1.
 Init weight_init(const CellConfig& cfg);
+// cfg.bias_init/init_scale -> an initialiser for biases: zeros, or uniform(-init_scale, init_scale).
+Init bias_init(const CellConfig& cfg);
 const char* act_name(Act a);
 
 inline Var apply_act(Var x, Act a) { return a == Act::kTanh ? tanh(x) : x; }

@@ -9,7 +9,7 @@ GruCell::GruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
   w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), (reset_after_ ? 3 : 2) * H(), weight_init(cfg));
   if (!reset_after_) u_h_ = &add_param(store, scope, "U_h", H(), H(), weight_init(cfg));
-  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 3 * H(), init::constant(0));
+  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 3 * H(), bias_init(cfg));
 }
 
 Index GruCell::expected_params() const { return 3 * I() * H() + 3 * H() * H() + (b_ ? 3 * H() : 0); }

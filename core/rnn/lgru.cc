@@ -7,7 +7,7 @@ LgruCell::LgruCell(const CellConfig& cfg, int input_dim, ParamStore& store, cons
   check_cell_config(cfg, input_dim, name_, {CellOpt::kBiasNone});
   w_ = &add_param(store, scope, "W", I(), 5 * H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), 4 * H(), weight_init(cfg));
-  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 4 * H(), init::constant(0));
+  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 4 * H(), bias_init(cfg));
 }
 
 Index LgruCell::expected_params() const { return 5 * I() * H() + 4 * H() * H() + (b_ ? 4 * H() : 0); }

@@ -13,9 +13,9 @@ LstmCell::LstmCell(const CellConfig& cfg, int input_dim, ParamStore& store, cons
   if (has_bias) {
     const Index h = H();
     const Real fb = static_cast<Real>(cfg.forget_bias);
-    b_ = &add_param(store, scope, "b", 1, 4 * h, [h, fb](Mat& m, Rng&) {
-      m.setZero();
-      m.middleCols(h, h).setConstant(fb);   // the f block
+    b_ = &add_param(store, scope, "b", 1, 4 * h, [h, fb, base = bias_init(cfg)](Mat& m, Rng& rng) {
+      base(m, rng);
+      m.middleCols(h, h).array() += fb;   // the f block
     });
   }
 }

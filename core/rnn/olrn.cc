@@ -12,7 +12,7 @@ OlrnCell::OlrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, cons
     ln_g_ = &add_param(store, scope, "ln_g", 1, 4 * H(), init::constant(1));
     ln_b_ = &add_param(store, scope, "ln_b", 1, 4 * H(), init::constant(0));
   } else if (has_bias) {
-    b_ = &add_param(store, scope, "b", 1, 4 * H(), init::constant(0));
+    b_ = &add_param(store, scope, "b", 1, 4 * H(), bias_init(cfg));
   }
 }
 

@@ -18,7 +18,7 @@ RanCell::RanCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
     ln_g_ = &add_param(store, scope, "ln_g", 1, k * H(), init::constant(1));
     ln_b_ = &add_param(store, scope, "ln_b", 1, k * H(), init::constant(0));
   } else if (has_bias) {
-    b_ = &add_param(store, scope, "b", 1, 2 * H(), init::constant(0));
+    b_ = &add_param(store, scope, "b", 1, 2 * H(), bias_init(cfg));
   }
 }
 

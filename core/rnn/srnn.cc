@@ -7,7 +7,7 @@ SrnnCell::SrnnCell(const CellConfig& cfg, int input_dim, ParamStore& store, cons
   check_cell_config(cfg, input_dim, name_, {CellOpt::kBiasNone});
   w_ = &add_param(store, scope, "W", I(), H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), H(), weight_init(cfg));
-  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, H(), init::constant(0));
+  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, H(), bias_init(cfg));
 }
 
 }  // namespace twin

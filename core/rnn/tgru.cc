@@ -6,7 +6,7 @@ TgruCell::TgruCell(const CellConfig& cfg, int input_dim, ParamStore& store, cons
     : CellBase("tgru", cfg, input_dim) {
   check_cell_config(cfg, input_dim, name_, {CellOpt::kBiasNone});
   u_ = &add_param(store, scope, "U", H(), 3 * H(), weight_init(cfg));
-  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 3 * H(), init::constant(0));
+  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 3 * H(), bias_init(cfg));
 }
 
 CellState TgruCell::step(Var, const CellState& prev, GateRecord* rec) const {

@@ -31,6 +31,8 @@ std::string cli_help(const std::string& prog, const std::vector<std::string>& ta
        "  --eval-only           evaluate the run's best model (model.best.bin) into eval.json\n"
        "  --print-config        print the resolved experiment (every key, defaults filled in, as config.resolved.json\n"
        "                        would hold it) and exit; reads and checks the data like a run, writes nothing\n"
+       "  --print-params        print the model's parameter table as JSON (name, rows, cols, count; total) and exit;\n"
+       "                        reads the data like a run, writes nothing\n"
        "  --threads N           threads for this invocation (default: the experiment's \"threads\")\n"
        "  --seed N              run with seed N in <out_dir>_s<N>\n"
        "  --seeds N,N,...       one run per seed, one after another (<out_dir>_s<N> each)\n";
@@ -226,6 +228,8 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
       a.eval_only = true;
     } else if (s == "--print-config") {
       a.print_config = true;
+    } else if (s == "--print-params") {
+      a.print_params = true;
     } else if (s == "--threads") {
       a.threads = static_cast<int>(parse_int_flag(s, value(i, s), 1, 256, "a number"));
     } else if (s == "--seed" || s == "--seeds") {
@@ -234,8 +238,8 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
     } else if (std::find(task_flags.begin(), task_flags.end(), s) != task_flags.end()) {
       a.task_flags[s] = value(i, s);
     } else if (s.rfind("--", 0) == 0) {
-      std::vector<std::string> known = {"--set", "--resume", "--eval-only", "--print-config", "--threads", "--seed",
-                                        "--seeds", "--help", "--version", "--print-keys"};
+      std::vector<std::string> known = {"--set", "--resume", "--eval-only", "--print-config", "--print-params", "--threads",
+                                        "--seed", "--seeds", "--help", "--version", "--print-keys"};
       known.insert(known.end(), task_flags.begin(), task_flags.end());
       const std::string guess = closest_name(s, known);
       TW_FAIL("unknown option '", s, "'", guess.empty() ? "" : " (did you mean '" + guess + "'?)", "; ", usage);
@@ -246,7 +250,17 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
   }
   TW_CHECK(!a.config.empty(), "no experiment file given; ", usage);
   TW_CHECK(!(a.resume && a.eval_only), "--resume and --eval-only exclude each other");
+  TW_CHECK(!(a.print_params && (a.resume || a.eval_only || a.print_config)),
+           "--print-params prints the parameter table of a fresh build of the model and exits; it takes none of ",
+           "--resume, --eval-only, --print-config");
   return a;
+}
+
+nlohmann::json params_json(const ParamStore& store) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& p : store.all())
+    rows.push_back({{"name", p->name}, {"rows", p->value.rows()}, {"cols", p->value.cols()}, {"count", p->value.size()}});
+  return {{"total", store.total_size()}, {"params", rows}};
 }
 
 bool summary_covers(const std::string& path, long step) {

@@ -31,6 +31,7 @@ struct CliArgs {
   bool resume = false;
   bool eval_only = false;
   bool print_config = false;                 // --print-config: print the resolved experiment and exit 0
+  bool print_params = false;                 // --print-params: the parameter table as JSON (params_json), exit 0
   int threads = 0;                           // 0: from the experiment
   std::vector<std::uint64_t> seeds;          // --seed / --seeds; empty: the experiment's seed and out_dir
   bool help = false;                         // --help / -h: print cli_help() and exit 0
@@ -62,6 +63,8 @@ const std::vector<std::string>& resume_budget_keys();
 // key. out_dir and seed only locate the run. A note names the keys where the experiment file now differs.
 Experiment resume_experiment(const std::string& stored_path, const Experiment& fresh, const CliArgs& args,
                              const UnreadKeys& unread_train = {});
+// --print-params: {"total": N, "params": [{"name", "rows", "cols", "count"}, ...]} in creation order.
+nlohmann::json params_json(const ParamStore& store);
 // --print-keys: every key a task reads, as a JSON array of {key, type, default, allowed, doc, required}
 // (tools/keys_md.py turns the tasks' arrays into experiments/KEYS.md).
 std::string keys_json(const std::vector<KeyDoc>& docs);
@@ -129,6 +132,10 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
     }
     if (args.print_config) {   // before anything touches the run folder
       if (lead) std::printf("%s\n", exp.resolved(typed).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+      return 0;
+    }
+    if (args.print_params) {   // the model this config builds, counted by the suite (tools/tune.py's matched arm)
+      if (lead) std::printf("%s\n", params_json(task.params()).dump(1).c_str());
       return 0;
     }
     RunDir dir(run.out_dir);
