@@ -71,7 +71,7 @@ def pinned_binary(task, sweep, build_bin):
     """DIR/bin/<task>-<sha>: the sweep's copy of the task binary, made once (binaries.json records it)."""
     sweep = Path(sweep)
     record = sweep / "binaries.json"
-    with tune_study.claim_lock(type("S", (), {"url": "sqlite"})(), sweep):
+    with tune_study.file_lock(sweep):
         pins = json.loads(record.read_text()) if record.exists() else {}
         if task in pins and Path(pins[task]["path"]).exists():
             return pins[task]

@@ -47,9 +47,15 @@ def storage_for(url, sweep_dir, heartbeat=20, grace=120):
 @contextlib.contextmanager
 def claim_lock(storage, sweep_dir):
     """Serialises claims and retries on SQLite (all its workers share one machine); a no-op elsewhere."""
-    if not storage.url.startswith("sqlite"):
+    if not getattr(storage, "_backend", storage).url.startswith("sqlite"):
         yield
         return
+    with file_lock(sweep_dir):
+        yield
+
+
+@contextlib.contextmanager
+def file_lock(sweep_dir):
     Path(sweep_dir).mkdir(parents=True, exist_ok=True)
     with open(Path(sweep_dir) / ".claim.lock", "a+") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
