@@ -7,7 +7,7 @@ export RAW_DATA
 # Debian packages the project builds and runs with (checked with dpkg, installed with apt-get as root).
 DEB_PACKAGES := build-essential cmake libeigen3-dev nlohmann-json3-dev libgtest-dev libopenblas-dev libopenblas-openmp-dev libblis-openmp-dev \
                 zlib1g-dev python3-matplotlib fonts-wqy-microhei pkg-config libsentencepiece-dev sentencepiece \
-                libopenmpi-dev openmpi-bin python3-jieba lld
+                libopenmpi-dev openmpi-bin python3-jieba lld python3-optuna python3-psycopg2 postgresql
 
 .PHONY: all deps build test test-sanitize demo gradcheck smoke clean format figures tables fuzz rescore
 

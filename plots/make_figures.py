@@ -39,11 +39,12 @@ from memory_weights import fig_memory  # noqa: E402
 from seed_strips import fig_seed_strips  # noqa: E402
 from speed_chart import fig_speed  # noqa: E402
 from state_norm import fig_state_norm  # noqa: E402
+from tune_table import fig_tuned  # noqa: E402
 from twin_gate import fig2  # noqa: E402
 
 
 FIGURES = ["fig2", "fig3", "fig4", "memory_strip", "learning_curves", "lm_state_norm", "seed_strips",
-           "speed_chart"]
+           "speed_chart", "expected_best"]
 
 
 # What a run folder needs for each per-run figure: said when a partial call asked for one it cannot give.
@@ -60,6 +61,7 @@ def parse(argv):
     ap.add_argument("--only", default=None, metavar="NAME[,NAME...]",
                     help="only these figures: " + ", ".join(FIGURES))
     ap.add_argument("--speed", default="results/speed", help="speed results folder (default results/speed)")
+    ap.add_argument("--sweeps", default="results/sweeps", help="tools/tune.py sweep folders (default results/sweeps)")
     ap.add_argument("--out", default=None,
                     help="output folder (default results/figures; DIR/figures for a single --run DIR)")
     ap.add_argument("--sentence", type=int, default=None,
@@ -108,6 +110,8 @@ def main(argv=None):
         report.guard(args.runs, fig_seed_strips, report, args.runs, dirs if args.run else None)
     if want("speed_chart"):
         report.guard(args.speed, fig_speed, report, args.speed)
+    if want("expected_best") and not args.run:
+        report.guard(args.sweeps, fig_tuned, report, args.sweeps)
     if report.written and not args.partial:
         report.guard(args.out, report.write_manifest)
     print(report.summary())

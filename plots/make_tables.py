@@ -8,6 +8,10 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
   ner.md / ner.csv                    NER, the LRN paper's sixth task (plots/ner_table.py)
   snli.md / snli.csv                  NLI, Table 6 (plots/snli_table.py; says so when no run is committed yet)
   classify.md                         sentence classification, SST-2/SST-5 (plots/classify_table.py)
+  claims.md / claims.csv              the three papers' claims, each with our evidence and a verdict by a stated
+                                      rule (plots/claims_table.py)
+  tuned.md / tuned.csv                the cells after the same tuning budget (plots/tune_table.py), from the
+                                      tools/tune.py sweeps in --sweeps (default <runs>/../sweeps)
   speed.md / speed.csv, speed_all.csv, speed_torch.csv   speed, Table 4 on a CPU (plots/speed_table.py)
   scale.md (tables between its markers)  data-parallel scaling (plots/scale_table.py), from <runs>/../scale/runs
                                       when that folder and <out>/scale.md are there
@@ -34,6 +38,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cells_table  # noqa: E402
+import claims_table  # noqa: E402
 import classify_table  # noqa: E402
 import cws_table  # noqa: E402
 import lm_table  # noqa: E402
@@ -45,6 +50,7 @@ import snli_table  # noqa: E402
 import speed_table  # noqa: E402
 import seeds_table  # noqa: E402
 import table1_table  # noqa: E402
+import tune_table  # noqa: E402
 
 SCRIPT = "make_tables.py"
 
@@ -55,6 +61,7 @@ def main():
     ap.add_argument("--speed", default="results/speed", help="the speed task's lm.json, lm_torch.json, lm_rss.json")
     ap.add_argument("--nmt-extra", default=None, help="nmt translate --scores files (default: <runs>/../nmt_extra)")
     ap.add_argument("--out", default="results", help="where the tables go")
+    ap.add_argument("--sweeps", default=None, help="tools/tune.py sweep folders (default: <runs>/../sweeps)")
     ap.add_argument("--readme", default="README.md", help="the README whose cells-table block is rewritten")
     ap.add_argument("--no-readme", action="store_true", help="leave the README alone")
     ap.add_argument("--reference", default="../shared/reference/torch_speed.md",
@@ -102,6 +109,10 @@ def main():
     scale_runs = os.path.join(os.path.dirname(os.path.normpath(a.runs)), "scale", "runs")
     if os.path.isdir(scale_runs) and os.path.exists(out("scale.md")):
         step("scale.md", lambda: scale_table.build(scale_runs, out("scale.md")))
+    sweeps = a.sweeps if a.sweeps is not None else os.path.join(os.path.dirname(os.path.normpath(a.runs)), "sweeps")
+    step("tuned.md", lambda: tune_table.main(["--sweeps", sweeps, "--out", out("tuned.md")]))
+    step("claims.md", lambda: claims_table.main(["--runs", a.runs, "--sweeps", sweeps, "--speed", a.speed,
+                                                 "--out", out("claims.md")]))
     seeds = step("seeded runs", lambda: seeds_table.load(a.runs)) or {}
     step("seeds.md", lambda: seeds_table.write(seeds, out("seeds.md")))
     step("cells.md", lambda: cells_table.write(lm, nmt, cws, snli, speed, a.runs, out("cells.md"),

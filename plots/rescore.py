@@ -27,6 +27,7 @@ agrees, 1 on any difference (each named: run, split, metric, both values), 77 wh
 re-scored because no data is prepared, 2 on bad usage.
 """
 import argparse
+import glob
 import collections
 import gzip
 import json
@@ -376,9 +377,13 @@ def main(argv=None):
     ap.add_argument("--runs", default="results/runs", help="folder of run folders (default results/runs)")
     ap.add_argument("--root", default=".", help="where data/ (the prepared references) is (default .)")
     ap.add_argument("--write-stats", action="store_true", help="write stats/<split>.tsv instead of checking it")
+    ap.add_argument("--sweeps", default="results/sweeps",
+                    help="tools/tune.py sweeps whose trial and seed run folders are re-scored too (default results/sweeps)")
     a = ap.parse_args(argv)
-    runs = a.runs_or_dirs or sorted(os.path.join(a.runs, d) for d in os.listdir(a.runs)
-                                    if os.path.isdir(os.path.join(a.runs, d)))
+    runs = a.runs_or_dirs or (sorted(os.path.join(a.runs, d) for d in os.listdir(a.runs)
+                                     if os.path.isdir(os.path.join(a.runs, d))) +
+                              sorted(glob.glob(os.path.join(a.sweeps, "*", "*", "trial_*")) +
+                                     glob.glob(os.path.join(a.sweeps, "*", "*__seeds", "best_s*"))))
     counts = {"ok": 0, "not kept": 0, "skipped": 0, "differs": 0}
     for run in runs:
         if not os.path.isfile(os.path.join(run, "summary.json")):

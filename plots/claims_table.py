@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""The three papers' claims, one row each, with our evidence and a verdict by a stated rule -> results/claims.md
+and claims.csv (issue 51), from the committed run folders, sweep folders and speed files alone.
+
+Evidence, per claim: on the fixed recipes, the seeded runs of seeds_table (the paired bootstrap over test
+examples and seeds, computed by seeds_table.compare, the same call every other table makes); after tuning, the
+seed runs of each cell's best configuration in the tools/tune.py sweeps (tune_table.load); for speed, the speed
+task's files; for the twin gates, the runs' gates.json.
+
+The rule (RULES below, printed on the page):
+- "A better than B": supported when the difference is in the claimed direction with bootstrap p < 0.05,
+  contradicted when it is significant in the other direction, else no significant difference.
+- "A matches B" (on par, or better): contradicted when A is significantly worse (p < 0.05); supported when A is
+  significantly better or the 95 % interval of A - B lies within ±MARGIN; else no significant difference (the
+  interval is too wide to tell parity from a difference).
+- speed "A faster than B": supported when A's rate is at least 5 % above B's in every measured configuration,
+  contradicted when it is at least 5 % below in one, else no significant difference (5 %: above the
+  process-to-process spread the speed README measures).
+- twin gates r(i,f) ≈ −0.98: supported when every seed's Pearson r over target positions is at most −0.9 in
+  both decoder cells, contradicted otherwise.
+- not tested here: no evidence of the needed kind (n < 3 seeds, no kept outputs, no such task yet).
+usage: claims_table.py [--runs results/runs] [--sweeps results/sweeps] [--speed results/speed] [--out results/claims.md]
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_files import RunError, read_json, report, write_csv, write_text  # noqa: E402
+import seeds_table  # noqa: E402
+import tune_table  # noqa: E402
+
+SCRIPT = "claims_table.py"
+ALPHA = 0.05
+MARGIN = {"accuracy": 1.0, "f1": 1.0, "bleu": 1.0, "ppl": 2.0}   # parity margin, in the table's units
+SPEED_MARGIN = 0.05
+RULES = __doc__.split("The rule (RULES below, printed on the page):\n")[1].split("usage:")[0].strip()
+
+# (id, paper, claim, kind, [(protocol key, A, B)], [(space file, arm, A, B)] or None, higher is better)
+CLAIMS = [
+    ("atr_nmt", "ATR (EMNLP 2018), Tables 2, 4", "ATR matches GRU and LSTM on translation with fewer parameters",
+     "parity", [("nmt", "atr", "gru"), ("nmt", "atr", "lstm")], None),
+    ("atr_train_speed", "ATR, Table 4", "ATR trains faster than GRU and LSTM", "speed_train",
+     [("nmt", "atr", "gru"), ("nmt", "atr", "lstm")], None),
+    ("atr_decode_speed", "ATR, Table 4", "ATR decodes faster than GRU and LSTM", "speed_decode",
+     [("nmt", "atr", "gru"), ("nmt", "atr", "lstm")], None),
+    ("atr_snli", "ATR, Table 6", "ATR is better than GRU on SNLI (85.6 vs 84.6)", "better",
+     [("snli", "atr", "gru")], [("snli_inhouse.json", "hidden", "atr", "gru")]),
+    ("atr_cws", "ATR, Table 7", "ATR matches GRU and LSTM on Chinese word segmentation (95.2 / 95.1 / 95.2 F1)",
+     "parity", [("cws", "atr", "gru"), ("cws", "atr", "lstm"), ("gsd", "atr", "gru"), ("gsd", "atr", "lstm")],
+     [("cws_gsd.json", "hidden", "atr", "gru"), ("cws_gsd.json", "hidden", "atr", "lstm")]),
+    ("atr_gates", "ATR, Figure 3", "ATR's twin gates are strongly negatively correlated, r(i,f) ≈ −0.98",
+     "gates", [], None),
+    ("lrn_ptb", "LRN (ACL 2019), Table 3", "LRN has lower PTB perplexity than LSTM (61.26 vs 63.78, MoS setup)",
+     "better_low", [("ptb", "lrn", "lstm")], None),
+    ("lrn_snli", "LRN, Table 2", "LRN matches LSTM on SNLI (84.88 vs 84.27)", "parity", [("snli", "lrn", "lstm")],
+     [("snli_inhouse.json", "hidden", "lrn", "lstm")]),
+    ("lrn_ner", "LRN, Table 6", "LRN matches LSTM on NER (CoNLL-2003 88.56 vs 89.61)", "parity",
+     [("ner", "lrn", "lstm")], [("wnut17.json", "hidden", "lrn", "lstm")]),
+    ("lrn_doc", "LRN, Table 4", "LRN matches LSTM on document classification (AmaPolar, Yahoo)", "untested",
+     [], None),
+    ("lrn_rc", "LRN, Table 5", "LRN matches LSTM on reading comprehension (SQuAD EM / F1)", "untested", [], None),
+    ("dtmt_deep", "DTMT (AAAI 2019)", "DTMT's deep transition improves on a shallow GRU RNNSearch", "untested",
+     [], None),
+]
+UNTESTED = {"lrn_doc": "no document-classification task here yet (IMDB and 20 Newsgroups: issue 52)",
+            "lrn_rc": "no reading-comprehension task here yet (R-Net on SQuAD: issue 53)",
+            "dtmt_deep": "one unseeded run at transition depth 1 without kept outputs (nmt_dt); the depth study is "
+                         "issue 57"}
+KIND_OF = {p[0]: p[4] for p in seeds_table.PROTOCOLS}
+SCALE = {p[0]: p[5] for p in seeds_table.PROTOCOLS}
+PROTOCOL_TEXT = {p[0]: p[7] for p in seeds_table.PROTOCOLS}
+
+
+def verdict_of(kind, cmp, metric_kind, scale):
+    """(verdict, effect text) of one comparison; cmp is seeds_table.compare's result or None."""
+    if cmp is None:
+        return "not tested here", "–"
+    b = cmp["boot"]
+    d, (lo, hi), p = b["delta"] * scale, (x * scale for x in b["ci95"]), b["p"]
+    lo, hi = (lo, hi)
+    text = f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}], p {seeds_table.fmt_p(p)}"
+    higher = seeds_table.sig.HIGHER_IS_BETTER[metric_kind]
+    good = d > 0 if higher else d < 0
+    sig = p < ALPHA
+    if kind in ("better", "better_low"):
+        return ("supported" if sig and good else "contradicted" if sig else "no significant difference"), text
+    margin = MARGIN[metric_kind]
+    if sig and not good:
+        return "contradicted", text
+    if (sig and good) or (-margin <= lo and hi <= margin):
+        return "supported", text
+    return "no significant difference", text
+
+
+def fixed_rows(claim, seeds):
+    cid, paper, text, kind, pairs, _ = claim
+    out = []
+    for proto, a, b in pairs:
+        cells = seeds.get(proto, {})
+        if a not in cells or b not in cells:
+            out.append((proto, a, b, "–", "not tested here", "no seeded runs of both cells"))
+            continue
+        ra, rb = cells[a], cells[b]
+        n = f"{len(ra)} / {len(rb)}"
+        if len(ra) < 3 or len(rb) < 3:
+            out.append((proto, a, b, n, "not tested here", "fewer than 3 seeds"))
+            continue
+        cmp = seeds_table.compare(KIND_OF[proto], ra, rb)
+        v, eff = verdict_of(kind, cmp, KIND_OF[proto], SCALE[proto])
+        out.append((proto, a, b, n, v, eff if cmp else "outputs not kept for every seed"))
+    return out
+
+
+def tuned_rows(claim, tuned):
+    out = []
+    for space, arm, a, b in claim[5] or []:
+        cells = tuned.get((space, arm), {})
+        ra = cells.get(a, {}).get("seeds", [])
+        rb = cells.get(b, {}).get("seeds", [])
+        label = f"{space.removesuffix('.json')} (tuned, {arm})"
+        if len(ra) < 3 or len(rb) < 3:
+            out.append((label, a, b, f"{len(ra)} / {len(rb)}", "not tested here", "sweep or its seed runs not finished"))
+            continue
+        metric = cells[a]["study"]["meta"]["metric"]
+        cmp = seeds_table.compare(tune_table.KIND[metric], ra, rb)
+        v, eff = verdict_of(claim[3], cmp, tune_table.KIND[metric], 100)
+        out.append((label, a, b, f"{len(ra)} / {len(rb)}", v, eff if cmp else "outputs not kept for every seed"))
+    return out
+
+
+def speed_rows(claim, speed_dir):
+    path = os.path.join(speed_dir, "nmt.csv")
+    if not os.path.isfile(path):
+        return [("nmt speed", "atr", "–", "–", "not tested here", f"no {path}")]
+    with open(path, encoding="utf-8") as f:
+        rates = {r["cell"]: r for r in csv.DictReader(f)}
+    cols = ["train_tokens_s"] if claim[3] == "speed_train" else ["decode_tokens_s_beam1", "decode_tokens_s_beam10"]
+    out = []
+    for _, a, b in claim[4]:
+        if a not in rates or b not in rates:
+            out.append(("nmt speed", a, b, "–", "not tested here", "cell not measured"))
+            continue
+        ratios = [float(rates[a][c]) / float(rates[b][c]) for c in cols]
+        if all(r >= 1 + SPEED_MARGIN for r in ratios):
+            v = "supported"
+        elif any(r <= 1 - SPEED_MARGIN for r in ratios):
+            v = "contradicted"
+        else:
+            v = "no significant difference"
+        out.append((f"nmt speed ({path})", a, b, "1 sitting", v,
+                    ", ".join(f"{c.replace('_tokens_s', '')} {r:.2f}x" for c, r in zip(cols, ratios))))
+    return out
+
+
+def gate_rows(runs_dir):
+    rs = []
+    for seed in (1234, 1, 2):
+        d = os.path.join(runs_dir, f"nmt_atr_s{seed}")
+        try:
+            g = read_json(os.path.join(d, "gates.json"))
+            rs.append((seed, g["cell1"]["pearson_r_positions"], g["cell2"]["pearson_r_positions"]))
+        except (RunError, KeyError, TypeError):
+            continue
+    if len(rs) < 3:
+        return [("nmt gates", "atr", "–", str(len(rs)), "not tested here", "fewer than 3 seeded runs with gates.json")]
+    ok = all(r1 <= -0.9 and r2 <= -0.9 for _, r1, r2 in rs)
+    text = "; ".join(f"s{s}: cell1 {r1:.3f}, cell2 {r2:.3f}" for s, r1, r2 in rs)
+    return [("nmt (decoder gates over target positions)", "atr", "–", str(len(rs)),
+             "supported" if ok else "contradicted", text)]
+
+
+def build(runs_dir, sweeps_dir, speed_dir):
+    seeds = seeds_table.load(runs_dir)
+    tuned = tune_table.load(sweeps_dir) if os.path.isdir(sweeps_dir) else {}
+    lines = ["# The papers' claims, tested here", "",
+             "Generated by `plots/claims_table.py` from `results/runs/`, `results/sweeps/` and `results/speed/` "
+             "alone. One row per piece of evidence: the protocol (and scale), the cells, n (seeds per cell), the "
+             "effect A − B in the table's units with its 95 % interval and p (paired bootstrap over test "
+             "examples and seeds, `plots/seeds_table.py`), and the verdict. Every protocol here is at a reduced "
+             "scale on one CPU (the protocol notes below say how); the papers' setups are in brackets in each claim.",
+             "", "**The rule.**", "", RULES, "",
+             f"Parity margins: {', '.join(f'{k} ±{v:g}' for k, v in MARGIN.items())} (points; perplexity in ppl).", "",
+             "| claim | source | evidence (protocol) | A | B | n (A / B) | A − B [95 % CI], p | verdict |",
+             "|---|---|---|---|---|---|---|---|"]
+    csv_rows = []
+    used = set()
+    for claim in CLAIMS:
+        cid, paper, text, kind = claim[:4]
+        if kind.startswith("speed"):
+            rows = speed_rows(claim, speed_dir)
+        elif kind == "gates":
+            rows = gate_rows(runs_dir)
+        elif kind == "untested":
+            rows = [("–", "–", "–", "–", "not tested here", UNTESTED[cid])]
+        else:
+            rows = fixed_rows(claim, seeds) + tuned_rows(claim, tuned)
+        for proto, a, b, n, v, eff in rows:
+            used.add(proto)
+            label = f"{proto} (fixed recipe)" if proto in PROTOCOL_TEXT else proto
+            lines.append(f"| {text} | {paper} | {label} | {a} | {b} | {n} | {eff} | **{v}** |")
+            csv_rows.append([cid, paper, text, proto, a, b, n, eff, v])
+    lines += ["", "Protocols:", ""]
+    for key in sorted(used & set(PROTOCOL_TEXT)):
+        lines.append(f"- `{key}`: {PROTOCOL_TEXT[key]}")
+    lines.append("- tuned rows: the winner of each cell's equal-budget search, run with 3 new seeds "
+                 "([tuned.md](tuned.md)).")
+    return lines, csv_rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", default="results/runs")
+    ap.add_argument("--sweeps", default="results/sweeps")
+    ap.add_argument("--speed", default="results/speed")
+    ap.add_argument("--out", default="results/claims.md")
+    a = ap.parse_args(argv)
+    lines, rows = build(a.runs, a.sweeps, a.speed)
+    write_text(a.out, "\n".join(lines) + "\n")
+    write_csv(a.out[:-3] + ".csv", ["claim", "paper", "text", "evidence", "a", "b", "n", "effect", "verdict"], rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

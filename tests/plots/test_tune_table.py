@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""plots/expected_best.py on hand-computed cases, and plots/tune_table.py on a hand-made sweep folder."""
+import json
+import math
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "plots"))
+import expected_best as eb  # noqa: E402
+import tune_table  # noqa: E402
+
+
+def close(a, b, tol=1e-9):
+    assert abs(a - b) <= tol, (a, b)
+
+
+def test_expected_best_by_hand():
+    # n = 1: the mean. n = 2 over [1, 2, 3, 4]: P(max = v_i) = (i/4)^2 - ((i-1)/4)^2 = 1, 3, 5, 7 sixteenths.
+    m, sd = eb.expected_best([3, 1, 4, 2], 1)
+    close(m, 2.5)
+    close(sd, math.sqrt(1.25))
+    m, sd = eb.expected_best([1, 2, 3, 4], 2)
+    close(m, (1 * 1 + 2 * 3 + 3 * 5 + 4 * 7) / 16)                      # 3.125
+    close(sd, math.sqrt((1 * 1 + 4 * 3 + 9 * 5 + 16 * 7) / 16 - 3.125 ** 2))
+    m, _ = eb.expected_best([1, 2, 3, 4], 2, higher_is_better=False)   # the expected minimum, mirrored
+    close(m, 5 - 3.125)
+    m, sd = eb.expected_best([1, 2, 3, 4], 200)                         # many draws: the best trial
+    assert 4 - 1e-6 < m <= 4 and sd < 1e-2
+    close(eb.expected_best([0.7] * 5, 3)[0], 0.7)
+    assert [p[0] for p in eb.curve([1, 2, 3])] == [1, 2, 3]
+    means = [p[1] for p in eb.curve([0.1, 0.5, 0.2, 0.9, 0.4], 10)]
+    assert all(a <= b for a, b in zip(means, means[1:]))               # never falls with more trials
+    for bad in ([], ):
+        try:
+            eb.expected_best(bad, 1)
+            raise AssertionError("no error for no trials")
+        except ValueError:
+            pass
+    try:
+        eb.expected_best([1.0], 0)
+        raise AssertionError("no error for n = 0")
+    except ValueError:
+        pass
+
+
+def write(path, obj):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(obj, f)
+
+
+def make_study(root, cell, trials, budget=3):
+    """trials: [(slot, dev, test, stop_reason)]; one FAIL (an interrupted try of slot 0) is listed too."""
+    name = f"sp_{cell}_hidden"
+    d = os.path.join(root, "sw", name)
+    meta_trials = [{"number": 99, "state": "FAIL", "slot": 0, "value": None, "params": {}, "user_attrs": {},
+                    "retry_history": []}]
+    for slot, dev, test, stop in trials:
+        params = {"train.optim.lr": 0.001 * (slot + 1), "model.cell.bias_init": "zero"}
+        meta_trials.append({"number": slot, "state": "COMPLETE", "slot": slot, "value": dev, "params": params,
+                            "user_attrs": {"folder": f"{name}/trial_{slot:03d}"}, "retry_history": []})
+        write(os.path.join(d, f"trial_{slot:03d}", "trial.json"),
+              {"slot": slot, "value": dev, "test": test, "params": params, "stop_reason": stop, "sets": {}})
+    write(os.path.join(d, "study.json"), {"study": name, "cell": cell, "arm": "hidden", "task": "classify",
+                                          "space_file": "sp.json", "metric": "accuracy", "direction": "maximize",
+                                          "trials_budget": budget, "sampler": {"name": "random", "seed": 7},
+                                          "user_attrs": {"protocol": "toy protocol"}, "trials": meta_trials})
+    return d
+
+
+def test_table_from_a_hand_made_sweep():
+    with tempfile.TemporaryDirectory() as root:
+        # atr: slot 2 has the best TEST but not the best dev: selection must not see test.
+        make_study(root, "atr", [(0, 0.70, 0.60, "early_stop"), (1, 0.80, 0.70, "max_epochs"),
+                                 (2, 0.75, 0.99, "early_stop")])
+        # lstm: a tie on dev between slots 0 and 2: the lower slot wins.
+        make_study(root, "lstm", [(0, 0.80, 0.71, "early_stop"), (1, 0.60, 0.50, "early_stop"),
+                                  (2, 0.80, 0.72, "early_stop")])
+        data = tune_table.load(root)
+        assert list(data) == [("sp.json", "hidden")], data.keys()
+        lines, rows = tune_table.build(data, root)
+        text = "\n".join(lines)
+        by_cell = {r[2]: r for r in rows}
+        assert by_cell["atr"][5] == 0.80                        # best dev, from slot 1 (not slot 2's test 0.99)
+        assert "lr=0.002" in [ln for ln in lines if ln.startswith("| atr |")][0]
+        assert "lr=0.001" in [ln for ln in lines if ln.startswith("| lstm |")][0]   # tie: slot 0
+        close(by_cell["atr"][6], (0.70 + 0.80 + 0.75) / 3)     # E[best] at n = 1: the mean of the trials
+        close(by_cell["atr"][9], eb.expected_best([0.70, 0.80, 0.75], 3)[0])
+        assert by_cell["atr"][10] == 1 and by_cell["lstm"][10] == 0   # runs stopped by the epoch cap
+        assert "| atr | 3 / 3 | 80.00 |" in text
+        assert "1 / 0 / 1 |" in text                            # capped / diverged / failed (interrupted) tries
+        assert "budget: 3 trials per cell; sampler random seed 7" in text
+        # A trial.json that disagrees with its study is an error naming the folder, and the study is left out.
+        bad = os.path.join(root, "sw", "sp_atr_hidden", "trial_001", "trial.json")
+        rec = json.load(open(bad))
+        rec["value"] = 0.5
+        write(bad, rec)
+        assert ("sp.json", "hidden") in tune_table.load(root)
+        assert "atr" not in tune_table.load(root)[("sp.json", "hidden")]
+
+
+if __name__ == "__main__":
+    test_expected_best_by_hand()
+    test_table_from_a_hand_made_sweep()
+    print("test_tune_table: 2 passed, 0 failed")
