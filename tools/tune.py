@@ -7,6 +7,8 @@ search space, sampler, sampler seed and number of trials for each; selection on 
         [--storage URL] [--threads N] [--seeds 1234,1,2] [--grace S] [--max-trials N]
   /usr/bin/python3 tools/tune.py status SPACE.json... --sweep DIR  trials per study and state
   /usr/bin/python3 tools/tune.py export SPACE.json... --sweep DIR  DIR/<study>/study.json: every trial
+  /usr/bin/python3 tools/tune.py collect SPACE.json... --sweep DIR --to results/sweeps/NAME
+        export, then copy every study folder (never checkpoints) and write the seed runs' stats/ (rescore)
 
 Each trial is an ordinary run folder, DIR/<study>/trial_<slot>, made by the task binary (experiments/*.json
 plus --set flags; its command.txt, config.resolved.json, metrics and kept outputs), and trial.json beside its
@@ -31,8 +33,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import tune_space  # noqa: E402
-import tune_study  # noqa: E402
-from optuna.trial import TrialState  # noqa: E402
+tune_study = TrialState = None   # set by load_storage_modules(): `check` without --sweep runs without Optuna
+
+
+def load_storage_modules():
+    """tune_study and Optuna (seconds to import on a busy machine), for the commands that open the storage."""
+    global tune_study, TrialState
+    import tune_study as study_module
+    from optuna.trial import TrialState as state
+    tune_study, TrialState = study_module, state
 
 REPO = Path(__file__).resolve().parent.parent
 EXIT_NON_FINITE, EXIT_SIGNAL = 3, 130
@@ -215,8 +224,12 @@ class Worker:
         best = min(done, key=lambda t: (-sign * t.value, t.system_attrs[tune_study.SLOT]))
         attrs = {"from_study": study.study_name, "best_slot": best.system_attrs[tune_study.SLOT],
                  "best_value": best.value, "seeds": seeds}
-        s = tune_study.open_study(self.storage, study.study_name + "__seeds", sp.direction, 0, attrs)
-        if not s.get_trials(deepcopy=False):
+        # Made with its trials, like a study's slots: workers on PostgreSQL (no claim lock) that both found the
+        # study empty would each add a trial per seed.
+        fixed = [{"fixed_params": {**best.params, "seed": seed}} for seed in seeds]
+        s = tune_study.open_study(self.storage, study.study_name + "__seeds", sp.direction, len(seeds), attrs,
+                                  slot_attrs=fixed)
+        if not s.get_trials(deepcopy=False):   # made by an older tune.py: created empty, its trials added next
             with tune_study.claim_lock(self.storage, self.sweep):
                 if not s.get_trials(deepcopy=False):
                     for k, seed in enumerate(seeds):
@@ -360,9 +373,39 @@ def export(worker):
             print(f"tune: wrote {worker.sweep / s.study_name / 'study.json'} ({len(trials)} trials)")
 
 
+SKIP_SUFFIXES = (".bin", ".tmp")
+
+
+def collect(worker, to):
+    """Copies each study folder of the sweep to `to` without checkpoints, then writes the seed runs' per-example
+    statistics (plots/rescore.py --write-stats, which re-scores them from their kept outputs)."""
+    seed_runs = []
+    for sp, cell, arm, study, pin, extra in worker.studies:
+        for name in (study.study_name, study.study_name + "__seeds"):
+            src = worker.sweep / name
+            if not src.is_dir():
+                continue
+            dst = to / name
+            for f in sorted(src.rglob("*")):
+                if f.is_dir() or f.name.endswith(SKIP_SUFFIXES):
+                    continue
+                target = dst / f.relative_to(src)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(f, target)
+            seed_runs += sorted(str(p) for p in dst.glob("best_s*") if (p / "summary.json").exists())
+    print(f"tune: copied {len(worker.studies)} studies to {to}")
+    if seed_runs:
+        rc = subprocess.run(["/usr/bin/python3", str(REPO / "plots" / "rescore.py"), "--write-stats"] + seed_runs,
+                            cwd=REPO).returncode
+        if rc != 0:
+            print(f"tune: rescore --write-stats of the seed runs exited {rc}", file=sys.stderr)
+            return 1
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["check", "run", "status", "export"])
+    ap.add_argument("command", choices=["check", "run", "status", "export", "collect"])
     ap.add_argument("spaces", nargs="+")
     ap.add_argument("--sweep", help="the sweep folder (trial run folders, study.db, events.log)")
     ap.add_argument("--storage", default="", help="an SQLAlchemy URL (default: sqlite:///SWEEP/study.db)")
@@ -374,6 +417,7 @@ def main(argv=None):
     ap.add_argument("--no-wait", dest="wait", action="store_false",
                     help="exit when nothing is claimable even while other workers run trials")
     ap.add_argument("--poll", type=float, default=30.0)
+    ap.add_argument("--to", default="", help="collect: the committed sweep folder, e.g. results/sweeps/issue51")
     args = ap.parse_args(argv)
     args.seeds = [int(s) for s in args.seeds.split(",") if s.strip()] if args.seeds else []
     try:
@@ -391,6 +435,10 @@ def main(argv=None):
     if not args.sweep:
         print("tune: error: --sweep DIR is needed", file=sys.stderr)
         return 2
+    if args.grace < 1:
+        print("tune: error: --grace is a number of seconds >= 1", file=sys.stderr)
+        return 2
+    load_storage_modules()
     w = Worker(args, spaces)
     try:
         w.prepare()
@@ -406,6 +454,11 @@ def main(argv=None):
         if args.command == "export":
             export(w)
             return 0
+        if args.command == "collect":
+            if not args.to:
+                raise Stop("collect needs --to DIR")
+            export(w)
+            return collect(w, Path(args.to))
         signal.signal(signal.SIGTERM, w.on_signal)
         signal.signal(signal.SIGINT, w.on_signal)
         return w.loop()

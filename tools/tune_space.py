@@ -29,7 +29,12 @@ SAMPLERS = {"random", "tpe"}
 ENTRY_KINDS = ("range", "log_range", "choices")
 ENTRY_KEYS = set(ENTRY_KINDS) | {"int", "also"}
 ARM_KEYS = {"match", "hidden_key", "tolerance"}
-METRICS = {"classify": "accuracy", "snli": "accuracy", "ner": "f1", "cws": "f1", "lm": "perplexity"}
+METRICS = {"classify": "accuracy", "snli": "accuracy", "ner": "f1", "cws": "f1", "lm": "ppl"}
+# The dev metrics each task's summary.json reports under best_dev (a number there), the selection can be on;
+# the first is the default. Lower is better for these:
+DEV_METRICS = {"classify": ["accuracy"], "snli": ["accuracy"], "ner": ["f1", "precision", "recall", "token_accuracy"],
+               "cws": ["f1", "precision", "recall", "iv_recall", "oov_recall"], "lm": ["ppl", "loss"]}
+LOWER_IS_BETTER = {"ppl", "loss"}
 
 
 class SpaceError(ValueError):
@@ -46,7 +51,7 @@ class Space:
         self.experiment = (self.path.parent / raw["experiment"]).resolve()
         self.protocol = raw.get("protocol", "")
         self.metric = raw.get("metric", METRICS.get(self.task, ""))
-        self.direction = raw.get("direction", "minimize" if self.metric == "perplexity" else "maximize")
+        self.direction = raw.get("direction", "minimize" if self.metric in LOWER_IS_BETTER else "maximize")
         self.trials = raw["trials"]
         self.sampler = dict(raw.get("sampler", {"name": "random", "seed": 0}))
         self.sampler.setdefault("seed", 0)
@@ -99,11 +104,15 @@ def _parse_allowed(row):
     return None
 
 
-def check_value(path, where, key, value, keys):
-    """`value` fits task key `key` (type, range, choices), else SpaceError naming `where`."""
+def _check_known(path, where, key, keys):
     if key not in keys:
         near = sorted(keys, key=lambda k: _distance(k, key))[:1]
         _fail(path, where, f"'{key}' is not a key the task reads" + (f" (did you mean '{near[0]}'?)" if near else ""))
+
+
+def check_value(path, where, key, value, keys):
+    """`value` fits task key `key` (type, range, choices), else SpaceError naming `where`."""
+    _check_known(path, where, key, keys)
     row = keys[key]
     t = row.get("type", "")
     ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
@@ -146,9 +155,11 @@ def check_entry(path, where, key, entry, keys):
     if "int" in entry and not isinstance(entry["int"], bool):
         _fail(path, f"{where}.int", "is true or false")
     targets = [key] + also
+    for k in targets:   # first: a key the task does not read is named as such, whatever its entry says
+        _check_known(path, where if k == key else f"{where}.also", k, keys)
     if kind == "choices":
         if not isinstance(spec, list) or not spec:
-            _fail(path, f"{where}.choices", "is a non-empty list")
+            _fail(path, f"{where}.choices", f"is a non-empty list of the values to try, got {json.dumps(spec)}")
         if len({json.dumps(v) for v in spec}) != len(spec):
             _fail(path, f"{where}.choices", "lists a value twice")
         for k in targets:
@@ -158,8 +169,11 @@ def check_entry(path, where, key, entry, keys):
     if not (isinstance(spec, list) and len(spec) == 2 and all(_is_num(v) for v in spec)):
         _fail(path, f"{where}.{kind}", "is [lo, hi], two finite numbers")
     lo, hi = spec
-    if not lo < hi:
-        _fail(path, f"{where}.{kind}", f"is empty or inverted: [{lo}, {hi}] (lo < hi needed)")
+    if lo == hi:
+        _fail(path, f"{where}.{kind}", f"is empty: [{lo}, {hi}] (lo < hi needed; a value not searched belongs "
+                                       f"in \"fixed\")")
+    if lo > hi:
+        _fail(path, f"{where}.{kind}", f"is inverted: [{lo}, {hi}] (lo < hi needed)")
     if kind == "log_range" and lo <= 0:
         _fail(path, f"{where}.log_range", f"needs lo > 0 for a log scale, got {lo}")
     is_int = entry.get("int", False)
@@ -185,12 +199,14 @@ def load_space(path, task_keys):
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as e:
-        raise SpaceError(f"{path}:{e.lineno}: not valid JSON: {e.msg}") from e
+        raise SpaceError(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from e
     if not isinstance(raw, dict):
         _fail(path, "(top)", "a space file is a JSON object")
     unknown = sorted(set(raw) - TOP_KEYS)
     if unknown:
-        _fail(path, unknown[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
+        near = min(sorted(TOP_KEYS), key=lambda k: _distance(k, unknown[0]))
+        hint = f" (did you mean '{near}'?)" if _distance(near, unknown[0]) <= 2 else ""
+        _fail(path, unknown[0], f"unknown key{hint}; allowed: {', '.join(sorted(TOP_KEYS))}")
     for k in ("task", "experiment", "trials", "cells"):
         if k not in raw:
             _fail(path, k, "is required")
@@ -200,6 +216,9 @@ def load_space(path, task_keys):
         _fail(path, "experiment", f"no experiment file {path.parent / str(raw['experiment'])}")
     if not (isinstance(raw["trials"], int) and not isinstance(raw["trials"], bool) and raw["trials"] >= 1):
         _fail(path, "trials", f"is the number of trials per study, an integer >= 1, got {json.dumps(raw['trials'])}")
+    if "metric" in raw and raw["metric"] not in DEV_METRICS[raw["task"]]:
+        _fail(path, "metric", f"{json.dumps(raw['metric'])} is not a dev metric of the {raw['task']} task "
+                              f"(its summary's best_dev: {', '.join(DEV_METRICS[raw['task']])})")
     if "direction" in raw and raw["direction"] not in ("maximize", "minimize"):
         _fail(path, "direction", "is maximize or minimize")
     if "threads" in raw and not (isinstance(raw["threads"], int) and raw["threads"] >= 1):
@@ -234,6 +253,12 @@ def load_space(path, task_keys):
         for k in c.get("set", {}):
             if k in raw.get("space", {}) or k in c.get("space", {}):
                 _fail(path, f"cells.{label}.set.{k}", "is also searched; a key is either set or searched")
+        for k in c.get("space", {}):
+            if k in raw.get("fixed", {}):
+                _fail(path, f"cells.{label}.space.{k}", "is also in fixed; a key is either fixed or searched")
+    for k in raw.get("space", {}):
+        if k in raw.get("fixed", {}):
+            _fail(path, f"space.{k}", "is also in fixed; a key is either fixed or searched")
     arms = raw.get("arms", {"hidden": {}})
     if not isinstance(arms, dict) or not arms:
         _fail(path, "arms", "is an object: arm name -> {} (hidden-matched) or {match, hidden_key, tolerance}")

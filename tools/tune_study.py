@@ -9,8 +9,9 @@ workers every slot is run once, and the budget is met exactly.
 
 Interrupted trials. A running trial carries its worker's host and pid and a heartbeat (Optuna's
 trial_heartbeats table, written by a thread while the run trains). A RUNNING trial whose heartbeat is older
-than the grace period, or whose worker on this host is gone, was interrupted (SIGKILL, a crash, the session's
-end): the next worker marks it FAIL (reason in its user attrs: "interrupted") and enqueues its slot again as a
+than the grace period, or whose worker on this host is gone, or that was claimed longer than the grace period
+ago by a worker that never recorded its pid (it stopped inside claim()), was interrupted (SIGKILL, a crash, the
+session's end): the next worker marks it FAIL (reason in its user attrs: "interrupted") and enqueues its slot again as a
 WAITING retry with the same parameters; the retry resumes the slot's run folder from its checkpoint. An
 interrupted trial is never counted as a finished one: only COMPLETE trials carry a value.
 
@@ -19,6 +20,7 @@ random search gives the same configurations whatever the number of workers or th
 also reads the trials finished so far, so its draws depend on that order).
 """
 import contextlib
+import datetime
 import fcntl
 import json
 import os
@@ -28,6 +30,7 @@ import time
 from pathlib import Path
 
 import optuna
+import sqlalchemy.exc
 from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
 from optuna.storages import RDBStorage
 from optuna.trial import TrialState
@@ -41,7 +44,18 @@ def storage_for(url, sweep_dir, heartbeat=20, grace=120):
     if not url:
         url = f"sqlite:///{Path(sweep_dir).resolve() / 'study.db'}"
     kwargs = {"connect_args": {"timeout": 120}} if url.startswith("sqlite") else {}
-    return RDBStorage(url, engine_kwargs=kwargs, heartbeat_interval=heartbeat, grace_period=grace)
+    # A live trial beats several times within the grace period: with a 20 s beat and --grace 3, a worker on
+    # another machine would take every running trial for an interrupted one and run its slot a second time.
+    heartbeat = max(1, min(heartbeat, grace // 4))
+    for attempt in range(6):
+        try:
+            return RDBStorage(url, engine_kwargs=kwargs, heartbeat_interval=heartbeat, grace_period=grace)
+        except (sqlalchemy.exc.ProgrammingError, sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError):
+            # Workers started at once on a new database race to create Optuna's tables (PostgreSQL: 'type
+            # "studydirection" already exists'); the loser's transaction is rolled back, and it finds them made.
+            if attempt == 5:
+                raise
+            time.sleep(0.5 * (attempt + 1))
 
 
 @contextlib.contextmanager
@@ -82,9 +96,10 @@ def distribution(entry):
     return FloatDistribution(float(lo), float(hi), log=log)
 
 
-def open_study(storage, name, direction, slots, attrs, wait_s=120):
+def open_study(storage, name, direction, slots, attrs, wait_s=120, slot_attrs=None):
     """Creates the study with its `slots` WAITING trials, or loads it. `attrs` (its fingerprint, the binary's
-    version line, ...) are stored by the creator; a loaded study whose stored attrs differ is refused."""
+    version line, ...) are stored by the creator; a loaded study whose stored attrs differ is refused.
+    `slot_attrs[k]`: further system attrs of slot k's trial (a seed run's fixed parameters)."""
     try:
         study = optuna.create_study(study_name=name, storage=storage, direction=direction)
         created = True
@@ -95,7 +110,8 @@ def open_study(storage, name, direction, slots, attrs, wait_s=120):
         for k, v in attrs.items():
             study.set_user_attr(k, v)
         for k in range(slots):
-            study.add_trial(optuna.create_trial(state=TrialState.WAITING, system_attrs={SLOT: k}))
+            study.add_trial(optuna.create_trial(state=TrialState.WAITING,
+                                                system_attrs={SLOT: k, **(slot_attrs[k] if slot_attrs else {})}))
         study.set_user_attr("slots", slots)   # last: a study with this attr has all its slots
         return study
     deadline = time.time() + wait_s
@@ -131,20 +147,31 @@ def _alive_here(trial):
         return False
 
 
+def _orphaned(trial, grace):
+    """Claimed (RUNNING) longer than the grace period ago, but its worker never recorded its pid: it stopped
+    inside claim(), before its first heartbeat, so Optuna's heartbeat check never sees it."""
+    start = trial.datetime_start
+    return ("pid" not in trial.user_attrs and start is not None
+            and (datetime.datetime.now() - start).total_seconds() > grace)
+
+
 def fail_interrupted(study, sweep_dir, log):
     """Marks FAIL every RUNNING trial whose worker is gone and enqueues its slot again (same parameters).
     Returns the (number, slot) pairs it failed."""
     storage = study._storage
     stale = set(storage._get_stale_trial_ids(study._study_id))
+    grace = getattr(storage, "_backend", storage).grace_period or 120
     failed = []
     with claim_lock(storage, sweep_dir):
         for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
             here = _alive_here(t)
-            if not (here is False or (here is None and t._trial_id in stale)):
+            orphan = here is None and _orphaned(t, grace)
+            if not (here is False or (here is None and t._trial_id in stale) or orphan):
                 continue
+            why = "process gone" if here is False else "stopped while claiming it" if orphan else "no heartbeat"
             try:
                 storage.set_trial_user_attr(t._trial_id, "fail_reason", "interrupted: its worker stopped mid-trial "
-                                            f"({'process gone' if here is False else 'no heartbeat'})")
+                                            f"({why})")
                 if not storage.set_trial_state_values(t._trial_id, TrialState.FAIL):
                     continue
             except RuntimeError:   # finished by someone else meanwhile
@@ -174,9 +201,10 @@ def claim(study, sweep_dir):
         for t in waiting:
             try:
                 if storage.set_trial_state_values(t._trial_id, TrialState.RUNNING):
+                    # The heartbeat first: a claimed trial without one has no pid either (see _orphaned).
+                    storage.record_heartbeat(t._trial_id)
                     storage.set_trial_user_attr(t._trial_id, "host", socket.gethostname())
                     storage.set_trial_user_attr(t._trial_id, "pid", os.getpid())
-                    storage.record_heartbeat(t._trial_id)
                     return t
             except RuntimeError:
                 continue
