@@ -215,6 +215,54 @@ TEST(CellParams, NamesAndInitialisation) {
   }
 }
 
+// bias_init (issue 51): "uniform" draws every bias from U(-init_scale, init_scale), as the ATR authors' PyTorch
+// cell does; "zero" (the default) keeps them at 0; an LSTM's forget_bias is added on top of either.
+TEST(CellParams, BiasInitialisation) {
+  for (const std::string& type : registered_cell_names()) {
+    for (const bool uniform : {false, true}) {
+      ParamStore store;
+      CellConfig c = variant(type);
+      if (type == "atr") c.bias = CellBias::kBoth;
+      c.init_scale = 0.3;
+      c.bias_init = uniform ? BiasInit::kUniform : BiasInit::kZero;
+      make_cell(c, kI, store, "m");
+      int biases = 0;
+      for (const auto& p : store.all()) {
+        const std::string& n = p->name;
+        const std::string letter = n.substr(n.rfind('/') + 1);
+        if (letter != "b" && letter != "d") continue;
+        ++biases;
+        const Real amax = p->value.cwiseAbs().maxCoeff();
+        if (uniform) {
+          EXPECT_GT(amax, Real(0)) << n;
+          EXPECT_LE(amax, Real(0.3)) << n;
+        } else {
+          EXPECT_EQ(amax, Real(0)) << n;
+        }
+      }
+      EXPECT_GT(biases, 0) << type;
+      if (type == "atr") EXPECT_EQ(biases, 2);   // b on x W and d on h U
+    }
+  }
+  ParamStore store;
+  CellConfig lstm = variant("lstm_forget_bias");
+  lstm.bias_init = BiasInit::kUniform;
+  lstm.init_scale = 0.1;
+  make_cell(lstm, kI, store, "l");
+  const Mat& b = store.get("l/lstm/b").value;
+  EXPECT_GE(b.middleCols(kH, kH).minCoeff(), Real(0.9));   // 1 + U(-0.1, 0.1)
+  EXPECT_LE(b.middleCols(kH, kH).maxCoeff(), Real(1.1));
+  EXPECT_GT(b.middleCols(kH, kH).maxCoeff() - b.middleCols(kH, kH).minCoeff(), Real(0));
+  EXPECT_LE(b.leftCols(kH).cwiseAbs().maxCoeff(), Real(0.1));
+  CellConfig none = variant("gru");
+  none.bias = CellBias::kNone;
+  none.bias_init = BiasInit::kUniform;
+  EXPECT_THROW(make_cell(none, kI, store, "n"), Error);   // nothing to initialise: refused, never ignored
+  CellConfig ln = variant("lrn_ln");
+  ln.bias_init = BiasInit::kUniform;
+  EXPECT_THROW(make_cell(ln, kI, store, "ln"), Error);
+}
+
 TEST(CellFactory, Errors) {
   ParamStore store;
   CellConfig cfg = variant("atr");

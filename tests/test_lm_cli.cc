@@ -224,6 +224,44 @@ TEST_F(LmCli, PrintConfigPrintsTheResolvedExperimentAndWritesNothing) {
   EXPECT_FALSE(fs::exists(out_.str("run")));
 }
 
+TEST_F(LmCli, PrintParamsPrintsTheParameterTableOfTheConfigAndWritesNothing) {
+  auto print_params = [&](const std::string& hidden, std::string* err) {
+    std::vector<std::string> args = {"lm", cfg_.str("exp.json"), "--print-params", "--set", "model.cell.hidden=" + hidden};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    ::testing::internal::CaptureStderr();
+    ::testing::internal::CaptureStdout();
+    const int rc = run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm");
+    const std::string out = ::testing::internal::GetCapturedStdout();
+    *err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(rc, 0) << *err;
+    return nlohmann::json::parse(out);
+  };
+  std::string err;
+  const auto a = print_params("8", &err), b = print_params("12", &err);
+  long total = 0;
+  bool saw_w = false;
+  for (const auto& p : a["params"]) {
+    EXPECT_EQ(p["count"].get<long>(), p["rows"].get<long>() * p["cols"].get<long>()) << p.dump();
+    total += p["count"].get<long>();
+    const std::string name = p["name"];
+    if (name.size() > 2 && name.substr(name.size() - 2) == "/W" && name.find("/atr/") != std::string::npos) {
+      EXPECT_EQ(p["cols"], 8) << name;   // ATR's W is [I, H]: the hidden size given with --set
+      saw_w = true;
+    }
+  }
+  EXPECT_TRUE(saw_w) << a.dump();
+  EXPECT_EQ(a["total"].get<long>(), total);
+  EXPECT_GT(b["total"].get<long>(), a["total"].get<long>());   // a wider cell has more parameters
+  EXPECT_FALSE(fs::exists(out_.str("run")));                   // nothing written
+  std::vector<std::string> bad = {"lm", cfg_.str("exp.json"), "--print-params", "--resume"};
+  std::vector<char*> argv;
+  for (auto& s : bad) argv.push_back(s.data());
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm"), 2);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find("--print-params"), std::string::npos);
+}
+
 TEST_F(LmCli, ResumeKeepsTheStoredSettingsWhenTheExperimentFileChanged) {
   std::string err;
   ASSERT_EQ(run({"--set", "train.max_steps=3"}, &err), 0) << err;
