@@ -8,7 +8,7 @@ search space, sampler, sampler seed and number of trials for each; selection on 
   /usr/bin/python3 tools/tune.py status SPACE.json... --sweep DIR  trials per study and state
   /usr/bin/python3 tools/tune.py export SPACE.json... --sweep DIR  DIR/<study>/study.json: every trial
   /usr/bin/python3 tools/tune.py collect SPACE.json... --sweep DIR --to results/sweeps/NAME
-        export, then copy every study folder (never checkpoints) and write the seed runs' stats/ (rescore)
+        export, then copy every finished study folder (never checkpoints) and write the seed runs' stats/ (rescore)
 
 Each trial is an ordinary run folder, DIR/<study>/trial_<slot>, made by the task binary (experiments/*.json
 plus --set flags; its command.txt, config.resolved.json, metrics and kept outputs), and trial.json beside its
@@ -379,12 +379,19 @@ SKIP_SUFFIXES = (".bin", ".tmp")
 def collect(worker, to):
     """Copies each study folder of the sweep to `to` without checkpoints, then writes the seed runs' per-example
     statistics (plots/rescore.py --write-stats, which re-scores them from their kept outputs)."""
-    seed_runs = []
+    seed_runs, copied, left = [], 0, []
     for sp, cell, arm, study, pin, extra in worker.studies:
         for name in (study.study_name, study.study_name + "__seeds"):
             src = worker.sweep / name
-            if not src.is_dir():
+            if not (src / "study.json").is_file():
                 continue
+            meta = json.loads((src / "study.json").read_text())
+            slots = meta["user_attrs"].get("slots") or len(meta["user_attrs"].get("seeds", [])) or -1
+            done = {t["slot"] for t in meta["trials"] if t["state"] == "COMPLETE"}
+            if len(done) != slots:   # a results folder holds finished studies only: the tables need whole budgets
+                left.append(f"{name} ({len(done)} of {slots})")
+                continue
+            copied += 1
             dst = to / name
             for f in sorted(src.rglob("*")):
                 if f.is_dir() or f.name.endswith(SKIP_SUFFIXES):
@@ -393,7 +400,8 @@ def collect(worker, to):
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(f, target)
             seed_runs += sorted(str(p) for p in dst.glob("best_s*") if (p / "summary.json").exists())
-    print(f"tune: copied {len(worker.studies)} studies to {to}")
+    print(f"tune: copied {copied} finished studies to {to}" +
+          (f"; not finished, left out: {', '.join(left)}" if left else ""))
     if seed_runs:
         rc = subprocess.run(["/usr/bin/python3", str(REPO / "plots" / "rescore.py"), "--write-stats"] + seed_runs,
                             cwd=REPO).returncode
