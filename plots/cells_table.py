@@ -12,7 +12,8 @@ usage: cells_table.py [--runs results/runs] [--speed results/speed] [--out resul
 import argparse
 import os
 
-from run_files import SEED_SUFFIX, cell_sort_key, csv_note, csv_path, report, write_csv, write_text
+from run_files import (HEADLINE_MIN_SEEDS, cell_sort_key, csv_note, csv_path, headline_group, report, run_problems,
+                       write_csv, write_text)
 import cws_table
 import lm_table
 import nmt_table
@@ -56,49 +57,66 @@ def is_num(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
+# The columns whose numbers are draws of a training run (a mean over seeds); params and speed are not.
+DRAWS = ("ptb", "nmt", "cws", "snli", "sick")
+# Every table `make tables` writes (the README's list of them), in reading order.
+TABLES = ("table1.md", "lm.md", "nmt.md", "cws.md", "ner.md", "snli.md", "classify.md", "speed.md", "seeds.md",
+          "claims.md", "tuned.md", "scale.md", "scale_plan.md")
+
+
 def collect(lm, nmt, cws, snli, speed):
-    """{cell: {column: (value, source run dir or file, note)}}: per cell and column, the best candidate."""
+    """({cell: {column: (value, source run dir or file, note)}}, {cell: {column: why left out}}).
+
+    A task column (DRAWS) shows the mean of the cell's headline group (run_files.headline_group: at least
+    HEADLINE_MIN_SEEDS seeded runs that keep their outputs and did not diverge), else nothing, and the second
+    dict says why. params (the PTB LM's, not a draw: every run of a cell has the same) from any of its runs, the
+    PTB source when that is shown; train words/s from the speed task."""
     cand = {}
 
-    def add(cell, col, value, src, note=""):
+    def add(cell, col, value, r):
         if is_num(value):
-            cand.setdefault(cell, {}).setdefault(col, []).append((value, src, note))
+            cand.setdefault(cell, {}).setdefault(col, []).append(
+                {"value": value, "run": r["run"], "dir": r["dir"], "diverged": r.get("diverged")})
 
     for r in lm:
         if r["recipe"] == "small":
-            note = "diverged" if r["diverged"] else ""
-            add(r["key"], "ptb", r["test"], r["dir"], note)
-            add(r["key"], "params", r["params"], r["dir"])
+            add(r["key"], "ptb", r["test"], r)
+            add(r["key"], "params", r["params"], r)
     for r in nmt:
         if r["plain"] and r["test_set"] == "test2016":
-            add(r["key"], "nmt", r["bleu"], r["dir"])
+            add(r["key"], "nmt", r["bleu"], r)
     for r in cws:
         if r["corpus"] == "msr" and r["objective"] == "hinge" and r["protocol"].startswith("in-house protocol (b)"):
-            add(r["key"], "cws", 100 * r["f1"] if is_num(r["f1"]) else None, r["dir"])
+            add(r["key"], "cws", 100 * r["f1"] if is_num(r["f1"]) else None, r)
     for r in snli:
         # SNLI: the paper's model; SICK: its protocol's model, with the exact-match feature (snli.md says why).
         if r["kind"] == "cond" and (r["set"], r["exact_match"]) in (("inhouse", False), ("sick", True)):
             add(r["key"], "snli" if r["set"] == "inhouse" else "sick", 100 * r["test"] if is_num(r["test"]) else None,
-                r["dir"])
+                r)
+    best, left = {}, {}
+    for cell, cols in cand.items():
+        for col in DRAWS:
+            if col not in cols:
+                continue
+            good, why = headline_group(cols[col])
+            if why:
+                left.setdefault(cell, {})[col] = why
+                continue
+            mean = sum(v["value"] for v in good) / len(good)
+            best.setdefault(cell, {})[col] = (mean, sorted(v["dir"] for v in good)[0], f"mean of {len(good)} seeds")
+        if "params" in cols:
+            vals = cols["params"]
+            pick = min(v["value"] for v in vals)
+            src = best.get(cell, {}).get("ptb", (None, None))[1]
+            # the PTB source when it is shown, else the run with the fewest problems (seeded, outputs kept)
+            src = src if any(v["dir"] == src and v["value"] == pick for v in vals) else min(
+                (len(run_problems(v)), v["dir"]) for v in vals if v["value"] == pick)[1]
+            best.setdefault(cell, {})["params"] = (pick, src, "")
     if speed and speed.get("ours"):
         for cell, rec in speed_table.best_small_2_threads(speed["ours"]).items():
-            add(cell, "speed", rec["train_words_s"], speed["ours_path"])
-    best = {}
-    for cell, cols in cand.items():
-        for col, vals in cols.items():
-            # A cell with seeded runs (<experiment>_s<seed>) shows their mean, not its best draw (issue 25);
-            # otherwise its one run (or, for several unseeded runs, the best, as before seeds existed).
-            seeded = [v for v in vals if os.path.isdir(v[1]) and SEED_SUFFIX.match(os.path.basename(v[1]))]
-            if seeded and col in ("ptb", "nmt", "cws", "snli", "sick"):   # params and speed are not draws
-                mean = sum(v[0] for v in seeded) / len(seeded)
-                note = f"mean of {len(seeded)} seed{'s' if len(seeded) > 1 else ''}"
-                if any(v[2] == "diverged" for v in seeded):
-                    note = "diverged on the way, " + note
-                best.setdefault(cell, {})[col] = (mean, sorted(v[1] for v in seeded)[0], note)
-                continue
-            pick = dict((c[0], c[3]) for c in COLUMNS)[col]
-            best.setdefault(cell, {})[col] = pick(vals, key=lambda v: v[0])
-    return best
+            if is_num(rec["train_words_s"]):
+                best.setdefault(cell, {})["speed"] = (rec["train_words_s"], speed["ours_path"], "")
+    return best, left
 
 
 def rounded(col, value):
@@ -106,8 +124,10 @@ def rounded(col, value):
     return float(spec.format(value))
 
 
-def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
-    """The markdown lines, with links relative to base_dir (the folder of the file they go into)."""
+def build(table, out_file, base_dir, runs_dir, speed_path, readme=False, left=None):
+    """The markdown lines, with links relative to base_dir (the folder of the file they go into); left: collect()'s
+    {cell: {column: why}} of the cells and columns left out."""
+    left = left or {}
     rel = lambda p: os.path.relpath(p, base_dir)
     out_dir = os.path.dirname(out_file) or "."
     tables = lambda name: rel(os.path.join(out_dir, name))
@@ -121,14 +141,15 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
     lines += [
         "One row per cell (its type, plus any non-default variant: `atr_tanh` is ATR with h = tanh(i⊙p + f⊙h_prev)), "
         "one column per task's primary metric on its test set, from the committed run folders alone "
-        "(`make tables`); the best of each column (when two or more cells have a number) in **bold**: the lowest "
-        "perplexity and parameter count, the highest BLEU, F1, accuracy and words/s (bold marks the best mean, not "
-        "a significant difference: see the seed tables below). – = no run yet. Where a cell has runs with seeds "
-        "(`<experiment>_s<seed>`) for a column, their mean is shown (the Sources line says over how many seeds); "
-        "otherwise its one run, or the best of its earlier unseeded runs; every run is in the task's own table. "
-        "All of it is at "
-        "a reduced scale (one 2-core CPU): the papers' numbers for these cells follow in the second table, not "
-        "comparable in level.", "",
+        f"(`make tables`). A task's number is the mean over at least {HEADLINE_MIN_SEEDS} seeded runs of the cell "
+        "(`<experiment>_s<seed>`) that keep their outputs (so `make rescore` can re-score them) and did not "
+        "diverge; a cell whose runs fall short (one unseeded run, too few seeds, outputs not kept, a diverged run) "
+        "shows – there and is listed under *Left out* below with the reason, and every run is in the task's own "
+        "table. Parameters (not a draw) and words/s (the speed task) need no seeds. The best of each column (when "
+        "two or more cells have a number) is in **bold**: the lowest perplexity and parameter count, the highest "
+        "BLEU, F1, accuracy and words/s; bold marks the best mean, not a significant difference (see the seed "
+        "tables below). All of it is at a reduced scale (one 2-core CPU): the papers' numbers for these cells "
+        "follow in the second table, not comparable in level.", "",
         f"- **PTB**: Mikolov's PTB word LM (929k training tokens, 10k vocabulary), Zaremba et al.'s small recipe "
         f"(2 x 200, no dropout, 13 epochs), test perplexity of the best-validation model ([lm.md]({tables('lm.md')})).",
         f"- **NMT**: RNNSearch on Multi30k En→De (29k pairs), test2016 BLEU, tokenised and lowercased, beam 10 "
@@ -144,7 +165,9 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
         "- **params**: the whole PTB small-recipe LM (2 x 200, untied softmax), from the PTB run.",
         f"- **train words/s**: the speed task (`build/bin/speed experiments/speed/lm.json`: the same small LM on "
         f"random ids, batch 20, BPTT 35), 2 threads ([speed.md]({tables('speed.md')}), "
-        f"[`{os.path.basename(speed_path)}`]({rel(speed_path)})).", "",
+        f"[`{os.path.basename(speed_path)}`]({rel(speed_path)})).",
+        "- Setups without a column here (NMT with the CA encoder or deep, ensembles and checkpoint averages; CWS "
+        "PKU and UD GSD; NER; SST) are in their tasks' tables only.", "",
         "| cell | " + " | ".join(c[1] for c in COLUMNS) + " |",
         "|---|" + "---:|" * len(COLUMNS)]
     for c in cells:
@@ -159,19 +182,26 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
     if not cells:
         lines.append("| (no run committed yet) | " + " | ".join("–" for _ in COLUMNS) + " |")
     lines += ["", "Sources (run folders; each holds the command, resolved config, metrics and summary):", ""]
-    names = {"ptb": "PTB and params", "nmt": "NMT", "cws": "CWS", "snli": "SNLI", "sick": "SICK"}
+    names = {"ptb": "PTB", "nmt": "NMT", "cws": "CWS", "snli": "SNLI", "sick": "SICK", "params": "params"}
     for c in cells:
         parts = []
-        for key in ("ptb", "nmt", "cws", "snli", "sick"):
-            if key in table[c]:
-                _, src, note = table[c][key]
-                if note == "diverged":
-                    note = f"diverged on the way (see [lm.md]({tables('lm.md')}))"
-                elif note.startswith("diverged on the way"):
-                    note += f" (see [lm.md]({tables('lm.md')}))"
-                parts.append(f"{names[key]} [`{os.path.basename(src)}`]({rel(src)})" + (f", {note}" if note else ""))
+        for key in ("ptb", "params", "nmt", "cws", "snli", "sick"):
+            if key not in table[c]:
+                continue
+            _, src, note = table[c][key]
+            if key == "params" and "ptb" in table[c] and table[c]["ptb"][1] == src:
+                continue   # said with the PTB source
+            name = "PTB and params" if key == "ptb" and table[c].get("params", (0, None))[1] == src else names[key]
+            parts.append(f"{name} [`{os.path.basename(src)}`]({rel(src)})" + (f", {note}" if note else ""))
         if parts:
             lines.append(f"- `{c}`: " + "; ".join(parts))
+    left_cells = sorted(left, key=cell_sort_key)
+    if left_cells:
+        lines += ["", f"Left out of the table above (the table shows a mean only over at least {HEADLINE_MIN_SEEDS} "
+                      "seeded runs that keep their outputs and did not diverge; \"no seed\": a run from before "
+                      "`--seed`, named without `_s<seed>`; each run is in its task's table):", ""]
+        for c in left_cells:
+            lines.append(f"- `{c}`: " + "; ".join(f"{names[k]}: {left[c][k]}" for k in DRAWS if k in left[c]))
     paper_cells = sorted({c for c in cells} | {c for _, _, d in PAPER_COLUMNS for c in d}, key=cell_sort_key)
     lines += ["", "The papers' numbers for the same cells (their setups, at full scale: WMT14 En-De 4.5M pairs, "
                   "MSRA standard protocol, full SNLI; the LRN paper's PTB is the MoS setup and its ATR is the "
@@ -179,10 +209,10 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
               "| cell | " + " | ".join(p[0] for p in PAPER_COLUMNS) + " |", "|---|" + "---:|" * len(PAPER_COLUMNS)]
     for c in paper_cells:
         lines.append(f"| {c} | " + " | ".join(f"{d[c]:g}" if c in d else "–" for _, _, d in PAPER_COLUMNS) + " |")
-    lines += ["", "Every table, with the papers' numbers beside ours and the command of every run: "
-                  + ", ".join(f"[{n}]({tables(n)})" for n in ("table1.md", "lm.md", "nmt.md", "cws.md", "snli.md",
-                                                             "speed.md"))
-                  + (f", and this one as [cells.md]({tables('cells.md')}) with CSVs beside each." if readme else ".")]
+    lines += ["", "Every table `make tables` writes (the task tables with the papers' numbers beside ours and the "
+                  "command of every run; seeds.md with the paired tests): "
+                  + ", ".join(f"[{n}]({tables(n)})" for n in TABLES)
+                  + (f", and this one as [cells.md]({tables('cells.md')}), with CSVs beside them." if readme else ".")]
     if not readme:
         lines += ["", "Generated by `make tables` (`plots/make_tables.py`). "
                       + csv_note([csv_path(out_file), csv_path(out_file, "_paper")], out_file)]
@@ -192,9 +222,9 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False):
 def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None):
     """results/cells.md, cells.csv, cells_paper.csv and (readme given) the README block; the paths written.
     seeds (seeds_table.load): the comparisons over seeds with their significance, as a second part."""
-    table = collect(lm, nmt, cws, snli, speed)
+    table, left = collect(lm, nmt, cws, snli, speed)
     speed_path = speed["ours_path"] if speed else "results/speed/lm.json"
-    lines, cells, paper_cells = build(table, out, os.path.dirname(out) or ".", runs_dir, speed_path)
+    lines, cells, paper_cells = build(table, out, os.path.dirname(out) or ".", runs_dir, speed_path, left=left)
     lines += [""] + seeds_table.build(seeds or {}, os.path.dirname(out) or ".", heading="##")[0]
     write_text(out, "\n".join(lines) + "\n")
     rows = []
@@ -212,7 +242,7 @@ def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None):
                          [[c] + [f"{d[c]:g}" if c in d else "" for _, _, d in PAPER_COLUMNS] for c in paper_cells])]
     if readme:
         if update_readme(readme, build(table, out, os.path.dirname(readme) or ".", runs_dir, speed_path,
-                                       readme=True)[0]):
+                                       readme=True, left=left)[0]):
             written.append(readme)
         # The PTB TF-recipe lines, when the README has their markers (a README without them is left alone).
         if update_readme(readme, lm_table.readme_block(lm), LM_BEGIN, LM_END, optional=True) and readme not in written:

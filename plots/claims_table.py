@@ -84,7 +84,7 @@ def verdict_of(kind, cmp, metric_kind, scale):
     text = f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}], p {seeds_table.fmt_p(p)}"
     higher = seeds_table.sig.HIGHER_IS_BETTER[metric_kind]
     good = d > 0 if higher else d < 0
-    sig = p < ALPHA
+    sig = seeds_table.significant(p)   # the tables' one rule: p < 0.05 as printed
     if kind in ("better", "better_low"):
         return ("supported" if sig and good else "contradicted" if sig else "no significant difference"), text
     margin = MARGIN[metric_kind]
@@ -201,7 +201,7 @@ def build(runs_dir, sweeps_dir, speed_dir):
             used.add(proto)
             label = f"{proto} (fixed recipe)" if proto in PROTOCOL_TEXT else proto
             lines.append(f"| {text} | {paper} | {label} | {a} | {b} | {n} | {eff} | **{v}** |")
-            csv_rows.append([cid, paper, text, proto, a, b, n, eff, v])
+            csv_rows.append([("" if x == "–" else x) for x in (cid, paper, text, proto, a, b, n, eff, v)])
     lines += ["", "Protocols:", ""]
     for key in sorted(used & set(PROTOCOL_TEXT)):
         lines.append(f"- `{key}`: {PROTOCOL_TEXT[key]}")

@@ -17,7 +17,8 @@ import json
 import os
 import sys
 
-from run_files import epochs_run, first_command, train_rate, RunError, pct, run_label, seed_group_lines
+from run_files import (epochs_run, first_command, train_rate, RunError, pct, run_divergence, run_label,
+                       seed_group_lines)
 
 SCRIPT = "classify_table.py"
 SETS = {"sst2": "SST-2 (binary)", "sst5": "SST-5 (fine-grained)"}
@@ -68,7 +69,8 @@ def load(d):
             "majority": s.get("test", {}).get("majority_class_accuracy"),
             "sps": train_rate(d, s) or s.get("train_sentences_per_s"), "epochs": epochs_run(d, s),
             "stop": s.get("stop_reason"), "embeddings": s.get("embeddings", "?"), "memory": memory,
-            "cmd": first_command(d), "embed": model.get("embed"), "memory_cmd": memory_command(d) if memory else ""}
+            "cmd": first_command(d), "embed": model.get("embed"), "memory_cmd": memory_command(d) if memory else "",
+            "diverged": run_divergence(d, s)}
 
 
 def great_rank(toks, w):

@@ -13,7 +13,8 @@ whose seed is its config's. The metric is the task's: accuracy (classify, snli),
 perplexity (lm, lower is better). Significance needs each run's per-example statistics: stats/<split>.tsv when
 the run has it (tools/collect_run.sh writes it), else recomputed from the run's kept outputs and the prepared
 references under --root (plots/rescore.py's scorers); where neither is possible the means are still shown and
-the reason is printed. Differences are called (†) only where the paired bootstrap gives p < 0.05.
+the reason is printed. Differences are called (†) only where the paired bootstrap gives p < 0.05 as printed
+(seeds_table.significant), and each pair is the one test seeds_table.compare computes for every table.
 
 Exit status: 0 on a table, 2 on bad input (not a run folder, runs of different tasks or test sets, the same
 system and seed twice, an unknown --ref), each named with its path.
@@ -120,7 +121,7 @@ def table(systems, task, testset, split, ref, resamples):
              f"{len(systems)} systems, {sum(len(r) for r in systems.values())} runs.",
              f"Δ: difference of the means with the 95 % interval and two-sided p of a paired bootstrap over the "
              f"{split} examples and the seeds ({resamples:,} resamples), and Welch's t over the seeds; † where the "
-             "bootstrap p < 0.05 (only those are differences).", ""]
+             "bootstrap p < 0.05 as printed (only those are differences).", ""]
     head = "| system | mean ± sd (n) | min–max | seeds | Δ best |" + (f" Δ {ref} |" if ref else "")
     lines += [head, "|---|---:|---:|---|---|" + ("---|" if ref else "")]
     order = sorted(stats, key=lambda c: (-stats[c]["mean"] if sig.HIGHER_IS_BETTER[kind] else stats[c]["mean"], c))

@@ -9,9 +9,9 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import math
 import os
 
-from run_files import (table_main, cell_key, csv_note, csv_path, dev_records, gate_pair, gate_pair_note, load_runs,
-                       optional_json, read_command, read_json, read_metrics, seed_group_lines, RunError, SEED_SUFFIX,
-                       train_rate, write_csv, write_text)
+from run_files import (table_main, cell_key, csv_note, csv_path, dev_records, divergence, gate_pair, gate_pair_note,
+                       load_runs, optional_json, ppl_rise, read_command, read_json, read_metrics, seed_group_lines,
+                       seed_of, RunError, SEED_SUFFIX, train_rate, write_csv, write_text)
 
 SCRIPT = "lm_table.py"
 
@@ -128,24 +128,34 @@ def last_epoch_train_ppl(metrics):
 
 
 def gap_split(recipe, rs):
-    """The gap between the paper's LSTM and our cells split in two, or None without a paper number or an LSTM
-    run on the recipe: our LSTM against the paper's (the same cell, so the recipe's and the implementation's
-    share) and each other cell against our LSTM (the cell's share). A cell with several runs counts by its
-    mean; whether a cell's share is a difference is for the paired test in seeds.md, not for this line."""
+    """The gap between the paper's LSTM and our cells split in two, or None without a paper number or a seeded LSTM
+    run on the recipe that did not diverge: our LSTM against the paper's (the same cell, so the recipe's and the
+    implementation's share) and each other cell against our LSTM (the cell's share). A cell counts by the mean of
+    its seeded runs that did not diverge (run_files: never an unseeded or diverged run in a mean); the cells with
+    none are named as left out. Whether a cell's share is a difference is for the paired test in seeds.md."""
     if recipe not in PAPER:
         return None
-    by_cell = {}
+    by_cell, left = {}, {}
     for r in rs:
-        by_cell.setdefault(r["cell"], []).append(r["test"])
+        if seed_of(r["run"]) is None or r.get("diverged"):
+            left.setdefault(r["cell"], []).append(r)
+        else:
+            by_cell.setdefault(r["cell"], []).append(r["test"])
     lstm = by_cell.pop("LSTM", None)
+    why = lambda r: ", ".join(w for w, bad in (("no seed", seed_of(r["run"]) is None),
+                                                ("diverged", r.get("diverged"))) if bad)
     if not lstm:
-        return None
+        if "LSTM" not in left:
+            return None
+        return (f"The gap to the paper's LSTM ({PAPER[recipe][2]}) is not split: no seeded LSTM run that did not "
+                "diverge is committed for this recipe (" + ", ".join(
+                    f"`{r['run']}`: {why(r)}" for r in sorted(left["LSTM"], key=lambda r: r["run"])) + ").")
     mean = lambda xs: sum(xs) / len(xs)
-    runs = lambda xs: "one run" if len(xs) == 1 else f"mean of {len(xs)} runs"
+    seeds = lambda xs: "one seed" if len(xs) == 1 else f"mean of {len(xs)} seeds"
     paper = PAPER[recipe][2]
-    share = lambda v: f"{mean(v) - mean(lstm):+.1f} (" + ("one run" if len(v) == 1 else (
-        f"mean of {len(v)} runs, {min(v) - mean(lstm):+.1f} to {max(v) - mean(lstm):+.1f}")) + ")"
-    text = (f"Split of the gap: our LSTM on this recipe has test perplexity {mean(lstm):.1f} ({runs(lstm)}) "
+    share = lambda v: f"{mean(v) - mean(lstm):+.1f} (" + ("one seed" if len(v) == 1 else (
+        f"mean of {len(v)} seeds, {min(v) - mean(lstm):+.1f} to {max(v) - mean(lstm):+.1f}")) + ")"
+    text = (f"Split of the gap: our LSTM on this recipe has test perplexity {mean(lstm):.1f} ({seeds(lstm)}) "
             f"against the paper's {paper}, {mean(lstm) - paper:+.1f} from the recipe (where it differs) and the "
             "implementation (the cell is the same)")
     if by_cell:
@@ -153,7 +163,13 @@ def gap_split(recipe, rs):
             f"{cell} {share(v)}" for cell, v in
             sorted(by_cell.items(), key=lambda kv: mean(kv[1]))) + ". Whether a share is a difference is decided "
             "by the paired test in `seeds.md`, not by this line")
-    return text + "."
+    text += "."
+    if left:
+        text += (" Only seeded runs that did not diverge count; left out: " + ", ".join(
+            f"`{r['run']}` ({why(r)})" for cell in sorted(left) for r in sorted(left[cell], key=lambda r: r["run"]))
+            + ("; so no share for " + ", ".join(sorted(c for c in left if c not in by_cell and c != "LSTM"))
+               if any(c not in by_cell and c != "LSTM" for c in left) else "") + ".")
+    return text
 
 
 # The cells the TensorFlow-recipe comparison of issue 26 runs; the README names those not committed yet.
@@ -211,12 +227,14 @@ def load_run(d):
          "pair": gate_pair(gates),
          "cmd": cmd, "invocations": invocations, "train_ppl": last_epoch_train_ppl(metrics), "dev_curve": [m["ppl"] for m in dev],
          "run": os.path.basename(d), "dir": d}
-    # A run that diverged on the way (dev perplexity more than doubled over its best so far): say so.
+    # A run that diverged on the way (run_files.divergence: dev perplexity more than doubled over its best so far,
+    # or stopped on a non-finite loss): say so.
     curve = r["dev_curve"]
-    rises = [i for i in range(1, len(curve)) if curve[i] > 2 * min(curve[:i])]
+    worst = ppl_rise(curve)
     r["diverged"] = None
-    if rises:
-        worst = max(rises, key=lambda i: curve[i])
+    if worst is None and divergence(s):
+        r["diverged"] = divergence(s) + "."
+    if worst is not None:
         r["diverged"] = (f"dev perplexity {curve[worst]:.3g} after epoch {worst + 1}; per epoch: "
                          + ", ".join(f"{p:.3g}" for p in curve) + ".")
         jump = state_jump(metrics)
@@ -225,7 +243,7 @@ def load_run(d):
                               "state_abs_max" in m for m in metrics) else "")
     peaks = [max(m["state_abs_max"]) for m in state_rows(metrics)]
     r["state_peak"] = max(peaks) if peaks else None
-    calm = state_calm(metrics) if not rises else None
+    calm = state_calm(metrics) if not r["diverged"] else None
     r["calm"] = ("did not diverge: dev perplexity per epoch " + ", ".join(f"{p:.3g}" for p in curve)
                  + f"; carried state (train log): {calm}.") if calm else None
     # Every table cell, formatted here so that a bad value is reported with its run, not mid-table.
@@ -239,7 +257,7 @@ def load_run(d):
     r["csv"] = [r["recipe"], r["key"], r["cell"], r["params"], f"{r['valid']:.1f}", f"{r['test']:.1f}",
                 zar[1] if zar else "", zar[2] if zar else "", paper if paper else "",
                 f"{r['wps']:.0f}", f"{r['wall'] / 60:.0f}", r["epochs"], r["stop"], rr, r["pair"] if rr else "",
-                "yes" if rises else "no",
+                "yes" if r["diverged"] else "no",
                 r["run"], r["cmd"]]
     return r
 

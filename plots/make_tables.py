@@ -91,7 +91,8 @@ def main():
     snli = step("snli runs", lambda: snli_table.load(a.runs)) or []
     speed = step("speed files", lambda: speed_table.load_dir(a.speed, SCRIPT))
     step("lm.md", lambda: lm_table.write(lm, out("lm.md")))
-    step("nmt.md", lambda: nmt_table.write(nmt, nmt_table.load_extra(extra), out("nmt.md")))
+    step("nmt.md", lambda: nmt_table.write(nmt, nmt_table.load_extra(extra), out("nmt.md"),
+                                           os.path.join(a.speed, "nmt.csv")))
     step("cws.md", lambda: cws_table.write(cws, out("cws.md")))
     ner = step("ner runs", lambda: ner_table.load(a.runs)) or []
     step("ner.md", lambda: ner_table.write(ner, out("ner.md")))

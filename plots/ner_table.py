@@ -16,7 +16,7 @@ import statistics
 
 from run_files import (table_main, RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs,
                        number_or_none, read_command, read_json, read_metrics, run_label, train_rate, write_csv,
-                       write_table)
+                       write_table, divergence, seed_of)
 
 SCRIPT = "ner_table.py"
 
@@ -40,7 +40,7 @@ def load_run(d):
          "params": s["params"], "f1": number_or_none(t.get("f1")), "dev_f1": number_or_none(dev.get("f1")),
          "wps": train_rate(d, s, metrics) or 0, "types": {k: number_or_none(v.get("f1")) for k, v in types.items()},
          "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0), "stop": s.get("stop_reason"),
-         "cmd": cmd}
+         "cmd": cmd, "diverged": divergence(s, metrics)}
     r["md"] = (f"| {r['key']} | {r['params']:,} | {pct(t.get('precision'))} | {pct(t.get('recall'))} | "
                f"{pct(t.get('f1'))} | {pct(dev.get('f1'))} | "
                + " / ".join(pct(r["types"][k]) for k in sorted(r["types"]))
@@ -61,10 +61,12 @@ CSV_HEADER = ["corpus", "cell", "params", "test_precision", "test_recall", "test
 
 
 def cell_summary(rs):
-    """| cell | n | test F1 mean ± sd | min–max | dev F1 mean | LRN paper (CoNLL-2003) | rows, best mean first."""
+    """| cell | n | test F1 mean ± sd | min–max | dev F1 mean | LRN paper (CoNLL-2003) | rows, best mean first, over
+    each cell's seeded runs that did not diverge (never an unseeded or diverged run in a mean; left_out() names
+    those)."""
     by = {}
     for r in rs:
-        if r["f1"] is not None:
+        if r["f1"] is not None and seed_of(r["run"]) is not None and not r.get("diverged"):
             by.setdefault(r["key"], []).append(r)
     out = []
     for key, group in sorted(by.items(), key=lambda kv: -statistics.mean(100 * r["f1"] for r in kv[1])):
@@ -76,6 +78,13 @@ def cell_summary(rs):
                    f"| {key} | {len(f)} | {statistics.mean(f):.2f} ± {sd} | {min(f):.2f}–{max(f):.2f} | | "
                    f"{PAPER_CONLL.get(key, '')} |")
     return out
+
+
+def left_out(rs):
+    """The runs cell_summary leaves out of the means (no seed suffix, or diverged), as one line, or []."""
+    out = [f"`{r['run']}` ({'diverged' if r.get('diverged') else 'no seed suffix'})" for r in
+           sorted(rs, key=lambda r: r["run"]) if r["f1"] is not None and (seed_of(r["run"]) is None or r.get("diverged"))]
+    return ["", "Not in these means (each is in the per-run table below): " + ", ".join(out) + "."] if out else []
 
 
 def write(rows, out):
@@ -101,7 +110,7 @@ def write(rows, out):
                   "Per cell, over its seeds:", "",
                   "| cell | seeds | test F1 mean ± sd | min–max | dev F1 mean | LRN paper CoNLL-2003 F1 |",
                   "|---|---:|---:|---:|---:|---:|"]
-        lines += cell_summary(rs) or ["| (no finished run committed yet) | | | | | |"]
+        lines += (cell_summary(rs) or ["| (no finished run committed yet) | | | | | |"]) + left_out(rs)
         lines += ["", "Per run:", "",
                   "| cell | params | P | R | F1 | dev F1 | test F1 per type (" + " / ".join(types) + ") | "
                   "train words/s | epochs | run |",

@@ -9,18 +9,25 @@ decoding tokens/s at beam 1 and 10, and the Pearson r of the decoder's input and
 paper's WMT14 numbers (Table 2 and 4) beside. results/nmt_extra/*.json are `nmt translate --scores` outputs
 (ensembles, averaged checkpoints) shown in a second table.
 
-usage: nmt_table.py [--runs results/runs] [--extra results/nmt_extra] [--out results/nmt.md]   (stdlib only)
+The controlled speed comparison is quoted from the speed task's results/speed/nmt.csv (--speed), in the order
+its numbers give (training and decoding tokens/s at equal dimensions). Systems with no seeded run that keeps its
+translations, and ensembles of such runs, are named as left out of the headline tables (cells.md, the README).
+
+usage: nmt_table.py [--runs results/runs] [--extra results/nmt_extra] [--speed results/speed]
+                    [--out results/nmt.md]   (stdlib only)
 
 A run folder or extra file that cannot be read is reported on stderr and left out (plots/run_files.py).
 """
 import argparse
+import csv
 import glob
 import os
 import re
 
 from run_files import (RunError, cell_key, csv_note, gate_pair, gate_pair_note, csv_path, dev_records,
                        invocation_threads, load_runs, number_or_none, optional_json, read_command, read_json,
-                       read_metrics, report, write_csv, seed_group_lines, SEED_SUFFIX, train_rate, write_text)
+                       read_metrics, report, write_csv, seed_group_lines, SEED_SUFFIX, train_rate, write_text,
+                       divergence, headline_group, HEADLINE_MIN_SEEDS, seed_of)
 
 SCRIPT = "nmt_table.py"
 
@@ -84,7 +91,8 @@ def load_run(d):
          "pair": gate_pair(cell1),
          "r1": cell1.get("pearson_r_positions"), "r2": cell2.get("pearson_r_positions"),
          "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0),
-         "stop": s.get("stop_reason"), "cmd": cmd, "sig": str(t.get("sacrebleu_signature", ""))}
+         "stop": s.get("stop_reason"), "cmd": cmd, "sig": str(t.get("sacrebleu_signature", "")),
+         "diverged": divergence(s, metrics)}
     for k in ("params", "bleu", "sacre", "nt_bleu", "nt_sacre", "wps", "dec1", "dec10", "r1", "r2"):
         r[k] = number_or_none(r[k])
     p = PAPER.get(r["system"], ("", "", None))
@@ -125,7 +133,7 @@ def load_extra(extra_dir):
                 raise RunError(f, "'models' is not a list")
             row = (f"| {os.path.basename(f)[:-5]} | {', '.join(str(m) for m in models)} | {e.get('beam')} | "
                    f"{fmt(e.get('bleu'))} | {fmt(e.get('sacrebleu'))} | `{e.get('command', '')}` |")
-            out.append({"md": row, "csv": [os.path.basename(f)[:-5], "; ".join(str(m) for m in models),
+            out.append({"md": row, "models": [str(m) for m in models], "csv": [os.path.basename(f)[:-5], "; ".join(str(m) for m in models),
                                            e.get("beam"), plain(e.get("bleu")), plain(e.get("sacrebleu")),
                                            e.get("split", ""), e.get("command", "")]})
         except RunError as err:
@@ -141,8 +149,37 @@ CSV_HEADER = ["system", "cell", "params", "test2016_bleu", "test2016_sacrebleu",
 CSV_EXTRA_HEADER = ["what", "models", "beam", "bleu", "sacrebleu", "split", "command"]
 
 
-def write(rows, extra, out):
-    """results/nmt.md, nmt.csv and (with extra rows) nmt_ensembles.csv; returns the paths written."""
+def speed_order(path):
+    """The sentence on the speed task's NMT comparison (results/speed/nmt.csv: one row per cell, train and decode
+    tokens/s at equal dimensions), each rate's cells in the order of their numbers; None without a readable file."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            recs = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    def order(col):
+        vals = [(float(r[col]), r["cell"]) for r in recs
+                if r.get("cell") and re.fullmatch(r"[0-9.eE+-]+", r.get(col) or "")]
+        return " > ".join(f"{c.upper()} {v:,.0f}" for v, c in sorted(vals, reverse=True))
+    parts = [(what, order(col)) for what, col in (("training", "train_tokens_s"),
+                                                  ("decoding at beam 1", "decode_tokens_s_beam1"),
+                                                  ("at beam 10", "decode_tokens_s_beam10"))]
+    parts = [f"{what} {o}" for what, o in parts if o]
+    if not parts:
+        return None
+    md = os.path.splitext(path)[0] + ".md"
+    return (f"`{md}` has the controlled speed comparison at equal dimensions, tokens/s: " + "; ".join(parts) + ".")
+
+
+def run_of(model_path):
+    """The run folder name an ensemble member comes from (…/nmt_atr/model.avg.bin -> nmt_atr), or ""."""
+    parts = [p for p in os.path.normpath(model_path).split(os.sep) if p.startswith("nmt_")]
+    return parts[-1] if parts else ""
+
+
+def write(rows, extra, out, speed_csv="results/speed/nmt.csv"):
+    """results/nmt.md, nmt.csv and (with extra rows) nmt_ensembles.csv; returns the paths written. speed_csv: the
+    speed task's NMT rates, quoted in the order they give."""
     csv_runs, csv_extra = csv_path(out), csv_path(out, "_ensembles")
     lines = ["# NMT: RNNSearch on Multi30k En→De (reduced-scale reproduction of the ATR paper's §4)", "",
              "Ours: trained on Multi30k (29,000 pairs; the paper used WMT14's 4.5M), joint SentencePiece BPE 8k on",
@@ -155,7 +192,8 @@ def write(rows, extra, out):
              "names them, e.g. 1+2, the last of which decoded; other runs sharing the 2 cores; on whichever machine",
              "the session had: each run's `machine.txt` records CPU and load where present), so they do not",
              "compare across rows;",
-             "`results/speed/nmt.md` has the controlled speed comparison (ATR > GRU > LSTM at equal dimensions).",
+             speed_order(speed_csv) or "`results/speed/nmt.md` has the controlled speed comparison at equal "
+             "dimensions.",
              "r(i,f): Pearson r over target positions of the decoder cells' mean input and forget gates on the test",
              "split, teacher-forced (Fig. 3, which uses newstest2014);",
              "a cell without both names the pair it correlates instead, e.g. (z,r) = update and reset gates for GRU",
@@ -173,6 +211,19 @@ def write(rows, extra, out):
         lines += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`; paired significance between "
                   "cells: `seeds.md`):", ""] + seed_group_lines([r for r in rows if r["bleu"] is not None], "bleu",
                                                                 scale=1.0, what="test2016 BLEU")
+    # Systems without a headline group (run_files.headline_group: at least 3 seeded runs that keep their
+    # translations and did not diverge) are in no headline table: say so, and why.
+    alone = {}
+    for sys_ in sorted({r["system"] for r in rows}):
+        why = headline_group([r for r in rows if r["system"] == sys_ and r["bleu"] is not None])[1]
+        if why:
+            alone[sys_] = why
+    if alone:
+        lines += ["", f"Left out of the headline tables (`cells.md`, the README), which show a mean over at least "
+                  f"{HEADLINE_MIN_SEEDS} seeded runs that keep their translations and did not diverge (\"no seed\": "
+                  "a run from before `--seed`; a run without kept translations is one draw that `make rescore` "
+                  "cannot re-score and no paired test can use; listed here for the record): " + "; ".join(
+                      f"{k} ({v})" for k, v in alone.items()) + "."]
     sigs = sorted({r["sig"] for r in rows if r["sig"]})
     if sigs:
         lines += ["", "sacreBLEU signature: " + "; ".join(f"`{s}`" for s in sigs)]
@@ -180,6 +231,11 @@ def write(rows, extra, out):
         lines += ["", "## Ensembles and checkpoint averaging (test2016, `nmt translate --split ... --scores`)", "",
                   "| what | models | beam | BLEU | sacreBLEU | command |", "|---|---|---:|---:|---:|---|"]
         lines += [e["md"] for e in extra]
+        unseeded = [e for e in extra if not all(seed_of(run_of(m)) is not None for m in e["models"])]
+        if unseeded:
+            lines += ["", ("Every row here" if len(unseeded) == len(extra) else "The rows " + ", ".join(
+                e["csv"][0] for e in unseeded)) + " combines runs without a seed suffix (one run per system, no kept "
+                "translations): a single draw each, left out of the headline tables and of any test."]
         lines += ["", f"The paper (Table 2, WMT14 En-De, case-sensitive tok / detok BLEU): {PAPER_ENSEMBLE}."]
     lines += ["", "Commands (the one that started each run):", ""]
     lines += [f"- `{r['run']}`: `{r['cmd']}`" for r in sorted(rows, key=lambda r: r["run"])]
@@ -195,11 +251,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", default="results/runs")
     ap.add_argument("--extra", default="results/nmt_extra")
+    ap.add_argument("--speed", default="results/speed", help="the speed task's results (its nmt.csv)")
     ap.add_argument("--out", default="results/nmt.md")
     a = ap.parse_args()
     if not os.path.isdir(a.runs):
         ap.error(f"--runs {a.runs}: no such directory")
-    write(load(a.runs), load_extra(a.extra), a.out)
+    write(load(a.runs), load_extra(a.extra), a.out, os.path.join(a.speed, "nmt.csv"))
 
 
 if __name__ == "__main__":

@@ -330,28 +330,135 @@ def table_main(doc, default_out, load, write):
 
 SEED_SUFFIX = re.compile(r"^(?P<base>.+)_s(?P<seed>\d+)$")
 
+# How a run counts in a table (issue 51). A run is *seeded* when its folder is named <experiment>_s<seed> (the
+# task binaries' --seed and --seeds write those folders, and their summary.json holds the same "seed"); a folder
+# without the suffix is from before --seed existed: it ran the experiment's default seed, keeps no outputs, and
+# may repeat a seeded run, so it is never pooled with them. A run *diverged* when training stopped on a
+# non-finite loss (summary.json stop_reason "non_finite") or its dev perplexity more than doubled over its best
+# so far (the LM's notion; only LM runs log a dev perplexity that does). A table never mixes unseeded or diverged
+# runs into a mean, and a headline table (cells.md, the README's block) shows only a mean over at least
+# HEADLINE_MIN_SEEDS seeded runs that keep their outputs and did not diverge; other runs are left out of it,
+# with the reason (headline_group), and stay in their task's own table.
+HEADLINE_MIN_SEEDS = 3
+
+
+def seed_of(run):
+    """The seed of a run folder named <experiment>_s<seed> (a path or a name), None for an unseeded folder."""
+    m = SEED_SUFFIX.match(os.path.basename(os.path.normpath(str(run))))
+    return int(m.group("seed")) if m else None
+
+
+def ppl_rise(curve):
+    """The index of the worst dev perplexity that is more than twice the best before it, None when none is."""
+    rises = [i for i in range(1, len(curve)) if curve[i] > 2 * min(curve[:i])]
+    return max(rises, key=lambda i: curve[i]) if rises else None
+
+
+def divergence(summary, metrics=None):
+    """Why a run counts as diverged ("stopped on a non-finite loss", "dev perplexity X after epoch k, more than
+    twice its best before"), or None. metrics: its metrics.jsonl records, for the dev perplexity curve."""
+    if summary.get("stop_reason") == "non_finite":
+        return "training stopped on a non-finite loss (stop_reason non_finite)"
+    curve = [r["ppl"] for r in dev_records(metrics or []) if number_or_none(r.get("ppl")) is not None]
+    i = ppl_rise(curve)
+    if i is None:
+        return None
+    return f"dev perplexity {curve[i]:.3g} after epoch {i + 1}, more than twice its best before ({min(curve[:i]):.3g})"
+
+
+def run_divergence(d, summary=None):
+    """divergence() of a run folder, reading what it needs (a missing or broken metrics.jsonl counts as no
+    curve: the caller reports unreadable runs itself)."""
+    if summary is None:
+        summary = optional_json(os.path.join(d, "summary.json"), "run_files.py") or {}
+    try:
+        metrics = read_metrics(d) if os.path.isfile(os.path.join(d, "metrics.jsonl")) else []
+    except RunError:
+        metrics = []
+    return divergence(summary, metrics)
+
+
+def run_problems(r):
+    """What keeps one run (a table row: "run", "dir", optional "diverged") out of a headline mean: a list of
+    "no seed" (a run from before --seed), "outputs not kept", "diverged"; [] for a run that counts."""
+    out = []
+    if seed_of(r["run"]) is None:
+        out.append("no seed")
+    if not outputs_kept(r["dir"]):
+        out.append("outputs not kept")
+    if r.get("diverged"):
+        out.append("diverged")
+    return out
+
+
+def headline_group(rows, minimum=HEADLINE_MIN_SEEDS):
+    """(the rows that count, why the group is left out or None) for the runs of one cell and metric: the group
+    counts when at least `minimum` of its runs are seeded, keep their outputs and did not diverge; the reason
+    names every other run and what is wrong with it."""
+    good = [r for r in rows if not run_problems(r)]
+    if len(good) >= minimum:
+        return good, None
+    parts = []
+    if good:
+        parts.append(f"{len(good)} usable seed{'s' if len(good) > 1 else ''} (" + ", ".join(
+            f"`{r['run']}`" for r in sorted(good, key=lambda r: r["run"])) + f"), fewer than {minimum}")
+    for r in sorted((r for r in rows if run_problems(r)), key=lambda r: r["run"]):
+        parts.append(f"`{r['run']}`: " + ", ".join(run_problems(r)))
+    return good, "; ".join(parts) or "no run"
+
+
+# Summary keys that measure speed (they differ between two runs of one experiment on a loaded machine).
+_SPEED_KEY = re.compile(r"(_s|_per_s|seconds)$")
+
+
+def reproduced_by(rows):
+    """{earlier run name: seeded run name} for every unseeded run whose rerun <run>_s<seed>, with the seed it ran
+    with (row "seed": its config's seed, the default one), gave the same test numbers (every key of row "test"
+    but speeds) after the same number of steps (row "steps"): the same run, which a table lists once."""
+    by_name = {r["run"]: r for r in rows}
+    out = {}
+    for r in rows:
+        if seed_of(r["run"]) is not None or r.get("seed") is None:
+            continue
+        twin = by_name.get(f"{r['run']}_s{r['seed']}")
+        if twin is None or r.get("steps") is None or r.get("steps") != twin.get("steps"):
+            continue
+        ta, tb = r.get("test"), twin.get("test")
+        if not isinstance(ta, dict) or not isinstance(tb, dict):
+            continue
+        keys = {k for k in set(ta) | set(tb) if not _SPEED_KEY.search(k)}
+        if keys and all(ta.get(k) == tb.get(k) for k in keys):
+            out[r["run"]] = twin["run"]
+    return out
+
 
 def seed_group_lines(rows, value_key, scale=100.0, digits=2, what="test", higher_is_better=True):
     """Markdown lines of a per-experiment table over seeds (issue 25): runs named <experiment>_s<seed> are one
     group; each group's mean ± sample sd (n), min–max of r[value_key] * scale, its seeds, and whether every run
-    keeps its outputs, best mean first. A run without a seed suffix is a group of one ("one run"). [] when rows
-    is empty."""
+    keeps its outputs, best mean first. A run without a seed suffix, and a run that diverged (r["diverged"]), is a
+    group of one, never pooled ("one run"). [] when no row is seeded (nothing to group over)."""
+    if not any(seed_of(r["run"]) is not None for r in rows):
+        return []
     groups = {}
     for r in rows:
         m = SEED_SUFFIX.match(r["run"])
         # A run without the suffix (from before --seed) is its own row, never pooled with the seeded runs: it
-        # may repeat one of their seeds.
-        base, seed = (m.group("base"), m.group("seed")) if m else (r["run"] + " (unseeded name)", None)
-        groups.setdefault(base, []).append((seed, r))
-    if not groups:
-        return []
+        # may repeat one of their seeds. A diverged run is its own row too: its number is not a draw of the recipe.
+        if r.get("diverged"):
+            base, seed, kind = r["run"] + " (diverged)", m.group("seed") if m else None, "diverged"
+            kind = "diverged" if m else "diverged_unseeded"
+        elif m:
+            base, seed, kind = m.group("base"), m.group("seed"), "seeded"
+        else:
+            base, seed, kind = r["run"] + " (unseeded name)", None, "unseeded"
+        groups.setdefault(base, (kind, []))[1].append((seed, r))
     out = ["| experiment | runs | " + what + " mean ± sd (n) | min–max | seeds | outputs kept |",
            "|---|---:|---:|---:|---|---|"]
     sign = -1 if higher_is_better else 1
     def mean_of(g):
         vals = [r[value_key] for _, r in g if number_or_none(r[value_key]) is not None]
         return sign * sum(vals) / len(vals) if vals else float("inf")
-    for base, g in sorted(groups.items(), key=lambda kv: mean_of(kv[1])):
+    for base, (kind, g) in sorted(groups.items(), key=lambda kv: mean_of(kv[1][1])):
         vals = [scale * r[value_key] for _, r in g if number_or_none(r[value_key]) is not None]
         if not vals:
             continue
@@ -360,11 +467,12 @@ def seed_group_lines(rows, value_key, scale=100.0, digits=2, what="test", higher
             sd = (sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5
             ms = f"{mean:.{digits}f} ± {sd:.{digits}f} ({len(vals)})"
         else:
-            ms = f"{mean:.{digits}f} (one {'seed' if g[0][0] else 'run'})"
+            ms = f"{mean:.{digits}f} (one {'seed' if kind in ('seeded', 'diverged') else 'run'})"
         seeds = ", ".join(sorted((s for s, _ in g if s), key=int)) or "–"
         kept = sum(outputs_kept(r["dir"]) for _, r in g)
-        label = f"`{base}`" if g[0][0] else f"`{g[0][1]['run']}` (earlier run, no seed suffix)"
+        label = {"seeded": f"`{base}`", "unseeded": f"`{g[0][1]['run']}` (earlier run, no seed suffix)",
+                 "diverged": f"`{g[0][1]['run']}` (diverged, not pooled)",
+                 "diverged_unseeded": f"`{g[0][1]['run']}` (earlier run, no seed suffix; diverged)"}[kind]
         out.append(f"| {label} | {len(g)} | {ms} | {min(vals):.{digits}f}–{max(vals):.{digits}f} | {seeds} | "
                    f"{'all' if kept == len(g) else 'none' if kept == 0 else f'{kept} of {len(g)}'} |")
     return out
-

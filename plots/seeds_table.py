@@ -9,7 +9,13 @@ then the difference to the best cell (by mean) and to LSTM with
     draws the examples with replacement and one seed per system; its 95 % interval and two-sided p;
   - Welch's t over the seed means (seed-level; p only).
 Both come from the runs' per-example statistics (stats/test.tsv, written by plots/rescore.py from the kept
-outputs), so they need no data and no build. A difference is called ("†") only where the bootstrap p < 0.05.
+outputs), so they need no data and no build. A difference is called ("†") only where the bootstrap p, as printed
+(three decimals), is below 0.05 (significant()): a printed p 0.050 is not a difference.
+
+One test per pair: compare() runs the bootstrap of two cells' runs once, in a fixed order of the pair (by the
+run folders' names), caches it, and gives the other direction the same test with its sign flipped; every table
+that quotes a pair (seeds.md, cells.md, cws.md, claims.md, tuned.md, plots/compare.py) calls it, so a pair has
+one interval and one p wherever it is quoted. A run that diverged (run_files.divergence) is left out, and said so.
 
 usage: seeds_table.py [--runs results/runs] [--out results/seeds.md]   (numpy, installed with matplotlib)
 """
@@ -18,7 +24,10 @@ import re
 
 import numpy as np
 
-from run_files import RunError, csv_note, csv_path, read_json, report, table_main, write_csv, write_text
+import hashlib
+
+from run_files import (RunError, csv_note, csv_path, read_json, report, run_divergence, table_main, write_csv,
+                       write_text)
 import significance as sig
 
 SCRIPT = "seeds_table.py"
@@ -72,16 +81,26 @@ def read_stats(path, kind):
     return rows.reshape(-1, len(header))
 
 
+class SeedData(dict):
+    """load()'s {protocol key: {cell: [runs]}}, with .left_out: {protocol key: [(run dir, why)]}, the seeded runs
+    of a protocol left out because they diverged."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.left_out = {}
+
+
 def load(runs_dir):
-    """{protocol key: {cell: [(seed, run dir, test metric, stats rows or None)]}} of every seeded run."""
+    """{protocol key: {cell: [(seed, run dir, test metric, stats rows or None)]}} of every seeded run that did
+    not diverge (a SeedData: .left_out names the others)."""
     if not os.path.isdir(runs_dir):
-        return {}
+        return SeedData()
     return load_dirs(os.path.join(runs_dir, name) for name in sorted(os.listdir(runs_dir)))
 
 
 def load_dirs(dirs):
     """load() of the given run folders only (those named <run>_s<seed> whose run matches a protocol)."""
-    out = {}
+    out = SeedData()
     for d in dirs:
         m = SEED_DIR.match(os.path.basename(os.path.normpath(d)))
         if not m or not os.path.isdir(d):
@@ -91,9 +110,15 @@ def load_dirs(dirs):
             if not pm:
                 continue
             try:
-                value = read_json(os.path.join(d, "summary.json"))["test"][metric]
+                summary = read_json(os.path.join(d, "summary.json"))
+                value = summary["test"][metric]
             except RunError as e:
                 report(SCRIPT, e.path, e.what)
+                break
+            why = run_divergence(d, summary)
+            if why:   # never in a mean: its number is not a draw of the recipe
+                report(SCRIPT, d, f"diverged ({why})", "left out")
+                out.left_out.setdefault(key, []).append((d, why))
                 break
             try:
                 rows = read_stats(os.path.join(d, "stats", "test.tsv"), kind)
@@ -108,17 +133,59 @@ def load_dirs(dirs):
     return out
 
 
+_CACHE = {}
+
+
+def _side_key(runs):
+    """A cache key of one side: its run folders (absolute) and a digest of its statistics."""
+    h = hashlib.sha1()
+    for r in runs:
+        h.update(os.path.abspath(r[1]).encode())
+        if r[3] is not None:
+            h.update(repr(r[3].shape).encode())
+            h.update(np.ascontiguousarray(r[3]).tobytes())
+        h.update(repr(r[2]).encode())
+    return h.hexdigest()
+
+
+def _order(runs):
+    """The pair's fixed order: by the run folders' names (not their paths), so every caller draws alike."""
+    return tuple(sorted(os.path.basename(os.path.normpath(r[1])) for r in runs)), _side_key(runs)
+
+
+def _flip(c):
+    """The same test, seen from the other side: b - a."""
+    boot = dict(c["boot"], delta=-c["boot"]["delta"], ci95=(-c["boot"]["ci95"][1], -c["boot"]["ci95"][0]))
+    welch = dict(c["welch"], t=-c["welch"]["t"]) if c["welch"] else None
+    return {"boot": boot, "welch": welch}
+
+
 def compare(kind, a_runs, b_runs, resamples=RESAMPLES):
-    """Bootstrap and Welch between two cells' runs; None when a side lacks statistics or sizes differ."""
+    """Bootstrap and Welch of a - b between two cells' runs; None when a side lacks statistics or sizes differ.
+    One test per pair: computed once in the pair's fixed order (_order) and cached; the other direction is the
+    same test with the sign flipped (the same p, the interval mirrored)."""
     ra = [r[3] for r in a_runs if r[3] is not None]
     rb = [r[3] for r in b_runs if r[3] is not None]
     if not ra or not rb or len(ra) != len(a_runs) or len(rb) != len(b_runs):
         return None
     if len({x.shape[0] for x in ra + rb}) != 1:
         return None
-    boot = sig.paired_bootstrap(kind, ra, rb, resamples=resamples, seed=20261125)
-    welch = sig.welch_t([r[2] for r in a_runs], [r[2] for r in b_runs])
-    return {"boot": boot, "welch": welch}
+    ka, kb = _order(a_runs), _order(b_runs)
+    if kb < ka:
+        return _flip(compare(kind, b_runs, a_runs, resamples))
+    key = (kind, resamples, ka[1], kb[1])
+    if key not in _CACHE:
+        boot = sig.paired_bootstrap(kind, ra, rb, resamples=resamples, seed=20261125)
+        welch = sig.welch_t([r[2] for r in a_runs], [r[2] for r in b_runs])
+        _CACHE[key] = {"boot": boot, "welch": welch}
+    c = _CACHE[key]
+    return {"boot": dict(c["boot"]), "welch": dict(c["welch"]) if c["welch"] else None}
+
+
+def significant(p):
+    """The one rule for calling a difference (†, claims.md's verdicts): the bootstrap p as the tables print it
+    (fmt_p, three decimals) is below ALPHA. A p of 0.04995 prints as 0.050 and is not called."""
+    return p < 0.0005 or round(p, 3) < ALPHA
 
 
 def protocol_rows(proto, cells, reference="lstm", resamples=None):
@@ -152,7 +219,7 @@ def fmt_cmp(c, scale, digits):
         return "–"
     b = c["boot"]
     lo, hi = (x * scale for x in b["ci95"])
-    mark = " †" if b["p"] < ALPHA else ""
+    mark = " †" if significant(b["p"]) else ""
     welch = f", Welch p {fmt_p(c['welch']['p'])}" if c["welch"] else ""
     return (f"{b['delta'] * scale:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}] p {fmt_p(b['p'])}{mark}"
             f"{welch}")
@@ -165,16 +232,21 @@ def build(data, base_dir, heading="#"):
              "standard deviation (n), min–max. Δ best / Δ LSTM: the difference of the means to the best cell (by "
              "mean) and to LSTM, with the 95 % interval and two-sided p of a paired bootstrap over the test "
              f"examples and the seeds ({RESAMPLES:,} resamples; Koehn 2004, Clark et al. 2011) and Welch's t "
-             "over the seed values; † marks a difference the bootstrap supports at p < 0.05, and only those are "
-             "called differences. The statistics come from each run's kept outputs (`stats/test.tsv`, "
-             "`make rescore` checks them), so every number here can be re-scored from the repository.", ""]
+             "over the seed values; † marks a difference the bootstrap supports at p < 0.05 as printed (a p of "
+             "0.050 is not one), and only those are called differences. Each pair is one test, computed once: the "
+             "row of A against B and the row of B against A quote the same interval (mirrored) and p. The "
+             "statistics come from each run's kept outputs (`stats/test.tsv`, `make rescore` checks them), so "
+             "every number here can be re-scored from the repository.", ""]
     rows_csv = []
     for proto in PROTOCOLS:
         key, title, _, _, kind, scale, digits, protocol = proto
         cells = data.get(key)
         lines += [f"{heading}# {title}", "", f"Protocol: {protocol}.", ""]
+        left = getattr(data, "left_out", {}).get(key, [])
+        left_line = ["Left out (diverged, so not a draw of the recipe): " + "; ".join(
+            f"[`{os.path.basename(d)}`]({rel(d)}): {why}" for d, why in sorted(left)) + ".", ""] if left else []
         if not cells:
-            lines += ["(no seeded runs committed yet)", ""]
+            lines += ["(no seeded runs committed yet)", ""] + left_line
             continue
         stats, best = protocol_rows(proto, cells)
         lines += ["| cell | mean ± sd (n) | min–max | seeds | Δ best | Δ LSTM |", "|---|---:|---:|---|---|---|"]
@@ -196,6 +268,7 @@ def build(data, base_dir, heading="#"):
                             + st["best_csv"] + st["lstm_csv"])
         runs = [r[1] for st in stats.values() for r in st["runs"]]
         lines += ["", "Runs: " + ", ".join(f"[`{os.path.basename(d)}`]({rel(d)})" for d in sorted(runs)), ""]
+        lines += left_line
     return lines, rows_csv
 
 

@@ -15,7 +15,8 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import os
 
 from run_files import (table_main, RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
-                       read_command, read_json, read_metrics, write_csv, write_table, seed_group_lines, train_rate)
+                       read_command, read_json, read_metrics, write_csv, write_table, seed_group_lines, train_rate,
+                       divergence)
 
 SCRIPT = "snli_table.py"
 
@@ -45,7 +46,7 @@ def load_run(d):
          "dev": s.get("dev", {}).get("accuracy"), "test": number_or_none(s["test"]["accuracy"]),
          "pps": train_rate(d, s, metrics), "majority": majority,
          "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0), "stop": s.get("stop_reason"),
-         "cmd": cmd}
+         "cmd": cmd, "diverged": divergence(s, metrics)}
     # The paper's numbers are SNLI's (cond model): none beside SICK rows.
     paper = PAPER.get(r["cell"], "") if r["model"] == "cond" and r["set"] != "sick" else ""
     r["md"] = (f"| {r['model']} | {r['cell']} | {r['params']:,} | {r['params_ne']:,} | {pct(r['train'])} | "

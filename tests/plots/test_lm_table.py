@@ -58,7 +58,10 @@ class LmTablePieces(unittest.TestCase):
             from lm_table import gap_split
         finally:
             sys.path.pop(0)
-        run = lambda cell, test: {"cell": cell, "test": test}
+        counter = iter(range(1, 100))
+        run = lambda cell, test, name=None, diverged=None: {
+            "cell": cell, "test": test, "diverged": diverged,
+            "run": name or f"lm_{cell.lower()}_atr_authors_s{next(counter)}"}
         # no paper number for the recipe, or no LSTM run on it: nothing to split
         self.assertIsNone(gap_split("other", [run("LSTM", 90.0), run("ATR", 95.0)]))
         self.assertIsNone(gap_split("atr_authors", [run("ATR", 89.0)]))
@@ -66,9 +69,35 @@ class LmTablePieces(unittest.TestCase):
         # (mean 86.0): +1.0, from -1.0 to +3.0; cells by their mean, lowest first
         text = gap_split("atr_authors", [run("LSTM", 84.0), run("ATR", 89.0), run("LSTM", 86.0),
                                          run("GRU", 84.0), run("GRU", 88.0)])
-        self.assertIn("test perplexity 85.0 (mean of 2 runs) against the paper's 82.7, +2.3 from the recipe", text)
-        self.assertIn("the cell's share: GRU +1.0 (mean of 2 runs, -1.0 to +3.0), ATR +4.0 (one run).", text)
+        self.assertIn("test perplexity 85.0 (mean of 2 seeds) against the paper's 82.7, +2.3 from the recipe", text)
+        self.assertIn("the cell's share: GRU +1.0 (mean of 2 seeds, -1.0 to +3.0), ATR +4.0 (one seed).", text)
         self.assertTrue(gap_split("atr_authors", [run("LSTM", 84.0)]).endswith("(the cell is the same)."))
+
+    def test_lm_gap_split_never_averages_unseeded_or_diverged_runs(self):
+        # lm.md said "LSTM 114.8 (mean of 4 runs)" with the unseeded lm_lstm_small among them, and "ATR +144.1
+        # (mean of 2 runs)" with two diverged runs: only seeded runs that did not diverge count, the others are
+        # named as left out, and a cell with none gets no share.
+        sys.path.insert(0, PLOTS)
+        try:
+            from lm_table import gap_split
+        finally:
+            sys.path.pop(0)
+        run = lambda cell, test, name, diverged=None: {"cell": cell, "test": test, "run": name, "diverged": diverged}
+        rs = [run("LSTM", 113.6, "lm_lstm_small"), run("LSTM", 115.0, "lm_lstm_small_s1"),
+              run("LSTM", 115.4, "lm_lstm_small_s2"), run("ATR", 391.3, "lm_atr_small", diverged="dev ppl 1e+62"),
+              run("ATR", 126.5, "lm_atr_small_s1234", diverged="dev ppl 5e+05"), run("RAN", 118.9, "lm_ran_small"),
+              run("LRN", 117.0, "lm_lrn_small_s1")]
+        text = gap_split("small", rs)
+        self.assertIn("test perplexity 115.2 (mean of 2 seeds) against the paper's 114.5, +0.7", text)
+        self.assertIn("the cell's share: LRN +1.8 (one seed).", text)
+        self.assertNotIn("ATR +", text)
+        self.assertNotIn("RAN +", text)
+        self.assertIn("left out: `lm_atr_small` (no seed, diverged), `lm_atr_small_s1234` (diverged), "
+                      "`lm_lstm_small` (no seed), `lm_ran_small` (no seed); so no share for ATR, RAN.", text)
+        # every LSTM run unseeded: no split, and why
+        text = gap_split("small", [run("LSTM", 120.0, "lm_lstm_small"), run("ATR", 142.3, "lm_atr_small_s1")])
+        self.assertTrue(text.startswith("The gap to the paper's LSTM (114.5) is not split: no seeded LSTM run"), text)
+        self.assertIn("`lm_lstm_small`: no seed", text)
 
     def test_lm_readme_block(self):
         sys.path.insert(0, PLOTS)

@@ -19,6 +19,7 @@ from test_tables import PLOTS, RUNS, run  # noqa: E402
 
 sys.path.insert(0, PLOTS)
 from run_files import RunError, train_rate  # noqa: E402
+import run_files  # noqa: E402
 
 
 def train(step, units_s):
@@ -82,6 +83,73 @@ class TableShowsTheMedian(unittest.TestCase):
             with open(out) as f:
                 row = next(line for line in f if line.endswith("`lm_atr_small` |\n"))
             self.assertIn(f"| {round(expected):,} |", row)
+
+
+class HowARunCounts(unittest.TestCase):
+    """Seeded, diverged, and what a headline mean may hold (issue 51): one definition in run_files for every
+    table."""
+
+    def test_seed_of(self):
+        self.assertEqual(run_files.seed_of("nmt_atr_s1234"), 1234)
+        self.assertEqual(run_files.seed_of("results/runs/lm_lstm_small_s2/"), 2)
+        self.assertIsNone(run_files.seed_of("nmt_ran"))
+        self.assertIsNone(run_files.seed_of("cws_msr_atr_nll"))
+
+    def test_divergence(self):
+        dev = lambda *ppl: [{"split": "dev", "epoch": e + 1, "ppl": p} for e, p in enumerate(ppl)]
+        self.assertIsNone(run_files.divergence({"stop_reason": "max_epochs"}, dev(300.0, 200.0, 150.0)))
+        self.assertEqual(run_files.divergence({"stop_reason": "non_finite"}),
+                         "training stopped on a non-finite loss (stop_reason non_finite)")
+        # the LM's notion: dev perplexity more than twice its best so far; the worst such epoch is named
+        self.assertEqual(run_files.divergence({}, dev(950.0, 300.0, 5.2e5, 3.3e5, 260.0)),
+                         "dev perplexity 5.2e+05 after epoch 3, more than twice its best before (300)")
+        self.assertIsNone(run_files.divergence({}, dev(300.0, 599.0)))   # less than twice: no
+        self.assertIsNone(run_files.divergence({}, [{"split": "dev", "accuracy": 0.5}]))   # no perplexity logged
+
+    def test_headline_group(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            def row(name, kept=True, diverged=None):
+                d = os.path.join(tmp, name)
+                os.makedirs(os.path.join(d, "translations") if kept else d)
+                return {"run": name, "dir": d, "diverged": diverged}
+            good = [row("nmt_atr_s1"), row("nmt_atr_s2"), row("nmt_atr_s1234")]
+            old = row("nmt_atr", kept=False)
+            rows, why = run_files.headline_group(good + [old])
+            self.assertIsNone(why)
+            self.assertEqual([r["run"] for r in rows], ["nmt_atr_s1", "nmt_atr_s2", "nmt_atr_s1234"])  # not nmt_atr
+            bad = row("nmt_atr_s3", diverged="dev perplexity 1e+09 after epoch 2")
+            rows, why = run_files.headline_group(good[:2] + [bad, old])
+            self.assertEqual(why, "2 usable seeds (`nmt_atr_s1`, `nmt_atr_s2`), fewer than 3; `nmt_atr`: no seed, "
+                                  "outputs not kept; `nmt_atr_s3`: diverged")
+            self.assertEqual(run_files.headline_group([row("nmt_ran", kept=False)])[1],
+                             "`nmt_ran`: no seed, outputs not kept")
+            self.assertEqual(run_files.headline_group([row("x_s1", kept=False)])[1], "`x_s1`: outputs not kept")
+
+    def test_reproduced_by(self):
+        test = {"f1": 0.8248, "precision": 0.82, "decode_chars_s": 4154.8}
+        rows = [{"run": "cws_msr_lstm", "seed": 1234, "steps": 350, "test": dict(test)},
+                {"run": "cws_msr_lstm_s1234", "seed": 1234, "steps": 350, "test": dict(test, decode_chars_s=9925.2)},
+                {"run": "cws_msr_atr", "seed": 1234, "steps": 975, "test": dict(test, f1=0.8431)},
+                {"run": "cws_msr_atr_s1234", "seed": 1234, "steps": 975, "test": dict(test, f1=0.8426)},
+                {"run": "cws_msr_gru", "seed": 1234, "steps": 700, "test": dict(test)},
+                {"run": "cws_msr_gru_s1234", "seed": 1234, "steps": 375, "test": dict(test)},
+                {"run": "cws_msr_sru", "seed": 7, "steps": 550, "test": dict(test)},
+                {"run": "cws_msr_sru_s1234", "seed": 1234, "steps": 550, "test": dict(test)}]
+        # the same numbers but for speed after the same steps: one run; another F1, other steps or another seed: not
+        self.assertEqual(run_files.reproduced_by(rows), {"cws_msr_lstm": "cws_msr_lstm_s1234"})
+
+    def test_seed_group_lines_pools_no_diverged_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = [{"run": f"lm_atr_small_s{s}", "dir": os.path.join(tmp, "none"), "test": p, "diverged": d}
+                    for s, p, d in ((1, 130.0, None), (2, 132.0, None), (1234, 126.5, "dev perplexity 5e+05"))]
+            rows.append({"run": "lm_atr_small", "dir": os.path.join(tmp, "none"), "test": 391.3, "diverged": "x"})
+            lines = run_files.seed_group_lines(rows, "test", scale=1.0, digits=1, what="ppl", higher_is_better=False)
+        self.assertEqual(lines[2:], [
+            "| `lm_atr_small_s1234` (diverged, not pooled) | 1 | 126.5 (one seed) | 126.5–126.5 | 1234 | none |",
+            "| `lm_atr_small` | 2 | 131.0 ± 1.4 (2) | 130.0–132.0 | 1, 2 | none |",
+            "| `lm_atr_small` (earlier run, no seed suffix; diverged) | 1 | 391.3 (one run) | 391.3–391.3 | – | none |"])
+        # nothing seeded: no table over seeds at all (cws.md's PKU section had one of unseeded runs only)
+        self.assertEqual(run_files.seed_group_lines([{"run": "cws_pku_atr", "dir": "none", "f1": 0.8}], "f1"), [])
 
 
 if __name__ == "__main__":
