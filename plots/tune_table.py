@@ -115,7 +115,16 @@ def build(data, sweeps_dir):
         metric, budget = meta["metric"], meta["trials_budget"]
         higher = meta["direction"] == "maximize"
         trials0 = any_cell["study"]["trials"]
+        space_path = os.path.join("experiments", "tune", space_file)
+        try:
+            listed = list(json.load(open(space_path, encoding="utf-8"))["cells"])
+        except (OSError, ValueError, KeyError):
+            listed = []
+        missing = [c for c in listed if c not in cells]
         lines += [f"## {space_file}, arm {arm}", "",
+                  *([f"- **in progress**: {len(cells)} of the space's {len(listed)} cells have finished their "
+                     f"budget; still to come: {', '.join(missing)}. No comparison between cells is made until "
+                     "every cell's study and seed runs are committed."] if missing else []),
                   f"- protocol: {meta['user_attrs'].get('protocol', '')}",
                   f"- budget: {budget} trials per cell; sampler {meta['sampler'].get('name')} seed "
                   f"{meta['sampler'].get('seed')}; selection: best dev {metric}",

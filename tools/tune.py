@@ -22,6 +22,7 @@ the kernels of a study half way (every cell of one space runs on one binary).
 """
 import argparse
 import datetime
+import gzip
 import hashlib
 import json
 import shutil
@@ -373,7 +374,31 @@ def export(worker):
             print(f"tune: wrote {worker.sweep / s.study_name / 'study.json'} ({len(trials)} trials)")
 
 
-SKIP_SUFFIXES = (".bin", ".tmp")
+# What tools/collect_run.sh keeps of a run (never checkpoints, vocabularies or the console log), plus trial.json;
+# an output file over 1 MB is stored gzip -9n, as there (plots/rescore.py reads both).
+RUN_FILES = ("config.resolved.json", "command.txt", "params.txt", "metrics.jsonl", "summary.json", "eval.json",
+             "gates.json", "memory.json", "machine.txt", "trial.json")
+OUTPUT_DIRS = ("predictions", "segmented", "translations", "logprobs")
+
+
+def copy_run(src, dst):
+    dst.mkdir(parents=True, exist_ok=True)
+    for f in RUN_FILES:
+        if (src / f).is_file():
+            shutil.copy2(src / f, dst / f)
+    for d in OUTPUT_DIRS:
+        if not (src / d).is_dir():
+            continue
+        shutil.rmtree(dst / d, ignore_errors=True)
+        (dst / d).mkdir()
+        for f in sorted((src / d).iterdir()):
+            if not f.is_file():
+                continue
+            if f.stat().st_size > 1 << 20:
+                with open(f, "rb") as i, gzip.GzipFile(dst / d / (f.name + ".gz"), "wb", 9, mtime=0) as o:
+                    shutil.copyfileobj(i, o)
+            else:
+                shutil.copy2(f, dst / d / f.name)
 
 
 def collect(worker, to):
@@ -393,12 +418,11 @@ def collect(worker, to):
                 continue
             copied += 1
             dst = to / name
-            for f in sorted(src.rglob("*")):
-                if f.is_dir() or f.name.endswith(SKIP_SUFFIXES):
-                    continue
-                target = dst / f.relative_to(src)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(f, target)
+            dst.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src / "study.json", dst / "study.json")
+            for run in sorted(src.glob("trial_*")) + sorted(src.glob("best_s*")):
+                if (run / "summary.json").exists() or (run / "trial.json").exists():
+                    copy_run(run, dst / run.name)
             seed_runs += sorted(str(p) for p in dst.glob("best_s*") if (p / "summary.json").exists())
     print(f"tune: copied {copied} finished studies to {to}" +
           (f"; not finished, left out: {', '.join(left)}" if left else ""))
