@@ -8,7 +8,7 @@ search space, sampler, sampler seed and number of trials for each; selection on 
   /usr/bin/python3 tools/tune.py status SPACE.json... --sweep DIR  trials per study and state
   /usr/bin/python3 tools/tune.py export SPACE.json... --sweep DIR  DIR/<study>/study.json: every trial
   /usr/bin/python3 tools/tune.py collect SPACE.json... --sweep DIR --to results/sweeps/NAME
-        export, then copy every finished study folder (never checkpoints) and write the seed runs' stats/ (rescore)
+        export, then copy every finished study folder (never checkpoints) and write each run's stats/ (rescore)
 
 Each trial is an ordinary run folder, DIR/<study>/trial_<slot>, made by the task binary (experiments/*.json
 plus --set flags; its command.txt, config.resolved.json, metrics and kept outputs), and trial.json beside its
@@ -402,8 +402,9 @@ def copy_run(src, dst):
 
 
 def collect(worker, to):
-    """Copies each study folder of the sweep to `to` without checkpoints, then writes the seed runs' per-example
-    statistics (plots/rescore.py --write-stats, which re-scores them from their kept outputs)."""
+    """Copies each finished study folder of the sweep to `to` without checkpoints, then writes every run's
+    per-example statistics (plots/rescore.py --write-stats, which re-scores them from their kept outputs), so
+    that `make rescore` checks the trials as it checks results/runs."""
     seed_runs, copied, left = [], 0, []
     for sp, cell, arm, study, pin, extra in worker.studies:
         for name in (study.study_name, study.study_name + "__seeds"):
@@ -423,7 +424,8 @@ def collect(worker, to):
             for run in sorted(src.glob("trial_*")) + sorted(src.glob("best_s*")):
                 if (run / "summary.json").exists() or (run / "trial.json").exists():
                     copy_run(run, dst / run.name)
-            seed_runs += sorted(str(p) for p in dst.glob("best_s*") if (p / "summary.json").exists())
+            seed_runs += sorted(str(p) for p in list(dst.glob("trial_*")) + list(dst.glob("best_s*"))
+                                if (p / "summary.json").exists())
     print(f"tune: copied {copied} finished studies to {to}" +
           (f"; not finished, left out: {', '.join(left)}" if left else ""))
     if seed_runs:
