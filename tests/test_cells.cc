@@ -241,7 +241,9 @@ TEST(CellParams, BiasInitialisation) {
         }
       }
       EXPECT_GT(biases, 0) << type;
-      if (type == "atr") EXPECT_EQ(biases, 2);   // b on x W and d on h U
+      if (type == "atr") {
+        EXPECT_EQ(biases, 2);   // b on x W and d on h U
+      }
     }
   }
   ParamStore store;
