@@ -61,12 +61,15 @@ def parse(argv):
     ap.add_argument("--only", default=None, metavar="NAME[,NAME...]",
                     help="only these figures: " + ", ".join(FIGURES))
     ap.add_argument("--speed", default="results/speed", help="speed results folder (default results/speed)")
-    ap.add_argument("--sweeps", default="results/sweeps", help="tools/tune.py sweep folders (default results/sweeps)")
+    ap.add_argument("--sweeps", default=None,
+                    help="tools/tune.py sweep folders (default: sweeps/ beside --runs, results/sweeps)")
     ap.add_argument("--out", default=None,
                     help="output folder (default results/figures; DIR/figures for a single --run DIR)")
     ap.add_argument("--sentence", type=int, default=None,
                     help="index of the sentence for Fig. 4 and the memory strip (default: the first with 8-16 tokens)")
     args = ap.parse_args(argv)
+    if args.sweeps is None:
+        args.sweeps = os.path.join(os.path.dirname(os.path.normpath(args.runs)), "sweeps")
     args.only = set(FIGURES) if args.only is None else {n.strip() for n in args.only.split(",") if n.strip()}
     unknown = sorted(args.only - set(FIGURES))
     if unknown or not args.only:

@@ -377,9 +377,12 @@ def main(argv=None):
     ap.add_argument("--runs", default="results/runs", help="folder of run folders (default results/runs)")
     ap.add_argument("--root", default=".", help="where data/ (the prepared references) is (default .)")
     ap.add_argument("--write-stats", action="store_true", help="write stats/<split>.tsv instead of checking it")
-    ap.add_argument("--sweeps", default="results/sweeps",
-                    help="tools/tune.py sweeps whose trial and seed run folders are re-scored too (default results/sweeps)")
+    ap.add_argument("--sweeps", default=None,
+                    help="tools/tune.py sweeps whose trial and seed run folders are re-scored too (default: sweeps/ "
+                         "beside --runs, results/sweeps)")
     a = ap.parse_args(argv)
+    if a.sweeps is None:
+        a.sweeps = os.path.join(os.path.dirname(os.path.normpath(a.runs)), "sweeps")
     runs = a.runs_or_dirs or (sorted(os.path.join(a.runs, d) for d in os.listdir(a.runs)
                                      if os.path.isdir(os.path.join(a.runs, d))) +
                               sorted(glob.glob(os.path.join(a.sweeps, "*", "*", "trial_*")) +
