@@ -23,17 +23,15 @@ usage: claims_table.py [--runs results/runs] [--sweeps results/sweeps] [--speed 
 """
 import argparse
 import csv
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_files import RunError, read_json, report, write_csv, write_text  # noqa: E402
+from run_files import RunError, read_json, write_csv, write_text  # noqa: E402
 import seeds_table  # noqa: E402
 import tune_table  # noqa: E402
 
 SCRIPT = "claims_table.py"
-ALPHA = 0.05
 MARGIN = {"accuracy": 1.0, "f1": 1.0, "bleu": 1.0, "ppl": 2.0}   # parity margin, in the table's units
 SPEED_MARGIN = 0.05
 RULES = __doc__.split("The rule (RULES below, printed on the page):\n")[1].split("usage:")[0].strip()
@@ -80,7 +78,6 @@ def verdict_of(kind, cmp, metric_kind, scale):
         return "not tested here", "–"
     b = cmp["boot"]
     d, (lo, hi), p = b["delta"] * scale, (x * scale for x in b["ci95"]), b["p"]
-    lo, hi = (lo, hi)
     text = f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}], p {seeds_table.fmt_p(p)}"
     higher = seeds_table.sig.HIGHER_IS_BETTER[metric_kind]
     good = d > 0 if higher else d < 0

@@ -38,8 +38,8 @@ def load_study(d):
     done = {t["slot"]: t for t in meta["trials"] if t["state"] == "COMPLETE"}
     trials = []
     for slot, t in sorted(done.items()):
-        folder = os.path.join(os.path.dirname(d), t["user_attrs"].get("folder", "")) if t["user_attrs"].get(
-            "folder") else os.path.join(d, f"trial_{slot:03d}")
+        rel = t["user_attrs"].get("folder")   # relative to the sweep folder; older studies did not record it
+        folder = os.path.join(os.path.dirname(d), rel) if rel else os.path.join(d, f"trial_{slot:03d}")
         rec = read_json(os.path.join(folder, "trial.json"))
         if abs(rec["value"] - t["value"]) > 1e-12:
             raise RunError(folder, f"trial.json value {rec['value']} differs from the study's {t['value']}")
