@@ -9,6 +9,8 @@ search space, sampler, sampler seed and number of trials for each; selection on 
   /usr/bin/python3 tools/tune.py export SPACE.json... --sweep DIR  DIR/<study>/study.json: every trial
   /usr/bin/python3 tools/tune.py collect SPACE.json... --sweep DIR --to results/sweeps/NAME
         export, then copy every finished study folder (never checkpoints) and write each run's stats/ (rescore)
+  /usr/bin/python3 tools/tune.py import SPACE.json... --sweep DIR --from results/sweeps/NAME
+        a new sweep (another machine) given the finished studies of a committed one (tools/tune_import.py)
 
 Each trial is an ordinary run folder, DIR/<study>/trial_<slot>, made by the task binary (experiments/*.json
 plus --set flags; its command.txt, config.resolved.json, metrics and kept outputs), and trial.json beside its
@@ -439,7 +441,7 @@ def collect(worker, to):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["check", "run", "status", "export", "collect"])
+    ap.add_argument("command", choices=["check", "run", "status", "export", "collect", "import"])
     ap.add_argument("spaces", nargs="+")
     ap.add_argument("--sweep", help="the sweep folder (trial run folders, study.db, events.log)")
     ap.add_argument("--storage", default="", help="an SQLAlchemy URL (default: sqlite:///SWEEP/study.db)")
@@ -452,6 +454,7 @@ def main(argv=None):
                     help="exit when nothing is claimable even while other workers run trials")
     ap.add_argument("--poll", type=float, default=30.0)
     ap.add_argument("--to", default="", help="collect: the committed sweep folder, e.g. results/sweeps/issue51")
+    ap.add_argument("--from", dest="from_", default="", help="import: a committed sweep folder")
     args = ap.parse_args(argv)
     args.seeds = [int(s) for s in args.seeds.split(",") if s.strip()] if args.seeds else []
     try:
@@ -475,6 +478,18 @@ def main(argv=None):
     load_storage_modules()
     w = Worker(args, spaces)
     try:
+        if args.command == "import":
+            if not args.from_:
+                raise Stop("import needs --from DIR")
+            import tune_import
+            try:
+                n = tune_import.import_finished(w, args.from_, lambda sp: pinned_binary(sp.task, w.sweep, args.bin),
+                                                lambda pin, sp, cell, arm: matched_hidden(pin["path"], sp, cell, arm))
+            except tune_import.ImportError_ as e:
+                raise Stop(f"import: {e}")
+            w.prepare()   # opens every study as `run` would: an imported one whose attrs differ is refused here
+            print(f"tune: imported {n} studies into {w.sweep}")
+            return 0
         w.prepare()
         if args.command == "check":
             for sp, cell, arm, study, pin, extra in w.studies:

@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""tools/tune.py import (tools/tune_import.py) on the fake task binary of test_tune.py.
+
+A sweep on one machine: a space of two cells, run to its end with seed runs, collected. A new sweep on
+another machine imports it: every study comes back with its trials (numbers, slots, parameters, values,
+folders) so that export gives back the collected study.json, and `run` starts nothing; importing twice is a
+no-op. A study not finished when collected is left to run afresh while the finished one is imported and its
+trials never run again. Refused, with nothing written to the new sweep: a space whose fingerprint differs,
+a study run on another binary, and a sweep folder that already holds the study's folder.
+
+/usr/bin/python3 tests/tools/test_tune_import.py
+"""
+import json
+import os
+import shutil
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_tune import (Timed, base_space, budget_of, dispose, invocations, make_bin, read_json, scratch,  # noqa: E402
+                       studies, tune_main, write_space)
+
+NAMES = ["toy_atr_hidden", "toy_lstm_hidden"]
+
+
+def trial_rows(study_json):
+    return sorted((t["number"], t["state"], t["slot"], t["value"], json.dumps(t["params"], sort_keys=True),
+                   json.dumps(t["user_attrs"], sort_keys=True)) for t in study_json["trials"])
+
+
+def runs_started(sweep):
+    """Every invocation of the fake binary in the sweep's run folders (collect keeps no invocations.jsonl, so
+    an imported trial folder has none unless it ran again)."""
+    out = []
+    for root, _, files in os.walk(sweep):
+        if "invocations.jsonl" in files:
+            out += [(os.path.relpath(root, sweep), i["resume"]) for i in invocations(root)]
+    return sorted(out)
+
+
+class Import(Timed):
+    def test_import_a_collected_sweep_then_continue(self):
+        with scratch() as tmp:
+            bin_dir = make_bin(tmp)
+            path = write_space(os.path.join(tmp, "spaces"), "toy", base_space(arms={"hidden": {}}))
+            first, committed = os.path.join(tmp, "first"), os.path.join(tmp, "committed")
+            rc, out, err = tune_main("run", path, "--sweep", first, "--bin", bin_dir, "--seeds", "1,2", "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            rc, out, err = tune_main("collect", path, "--sweep", first, "--bin", bin_dir, "--seeds", "1,2",
+                                     "--to", committed)
+            self.assertEqual(rc, 0, out + err)
+            kept = sorted(os.listdir(committed))
+            self.assertEqual(kept, sorted(NAMES + [n + "__seeds" for n in NAMES]))
+
+            # Another machine: the committed folder imported into a new sweep; nothing runs again.
+            second = os.path.join(tmp, "second")
+            rc, out, err = tune_main("import", path, "--sweep", second, "--bin", bin_dir, "--seeds", "1,2",
+                                     "--from", committed)
+            self.assertEqual(rc, 0, out + err)
+            self.assertIn(f"tune: imported 4 studies into {second}", out)
+            rc, out, err = tune_main("run", path, "--sweep", second, "--bin", bin_dir, "--seeds", "1,2", "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            self.assertNotIn(" started in ", out)
+            self.assertEqual(runs_started(second), [])
+            rc, out, err = tune_main("export", path, "--sweep", second, "--bin", bin_dir, "--seeds", "1,2")
+            self.assertEqual(rc, 0, out + err)
+            for name in kept:
+                was = read_json(os.path.join(committed, name, "study.json"))
+                now = read_json(os.path.join(second, name, "study.json"))
+                self.assertEqual(trial_rows(now), trial_rows(was), name)
+                self.assertEqual(now["user_attrs"]["imported"]["from"], committed)
+                self.assertEqual({k: v for k, v in now["user_attrs"].items() if k != "imported"}, was["user_attrs"])
+                for t in now["trials"]:
+                    folder = t["user_attrs"].get("folder") or f"{name}/best_s{t['params']['seed']}"
+                    self.assertTrue(os.path.isfile(os.path.join(second, folder, "summary.json")), folder)
+            # Twice: the studies are there already, nothing changes.
+            rc, out, err = tune_main("import", path, "--sweep", second, "--bin", bin_dir, "--seeds", "1,2",
+                                     "--from", committed)
+            self.assertEqual(rc, 0, out + err)
+            self.assertIn("import: toy_atr_hidden is in the storage already; left as it is", out)
+            self.assertIn("tune: imported 0 studies", out)
+
+            # A study not finished when collected: the finished one is imported, the other runs afresh.
+            partial = os.path.join(tmp, "partial")
+            shutil.copytree(committed, partial)
+            shutil.rmtree(os.path.join(partial, "toy_lstm_hidden__seeds"))
+            shutil.rmtree(os.path.join(partial, "toy_atr_hidden__seeds"))
+            lstm = read_json(os.path.join(partial, "toy_lstm_hidden", "study.json"))
+            lstm["trials"][1]["state"], lstm["trials"][1]["value"] = "RUNNING", None
+            with open(os.path.join(partial, "toy_lstm_hidden", "study.json"), "w") as f:
+                json.dump(lstm, f)
+            third = os.path.join(tmp, "third")
+            rc, out, err = tune_main("import", path, "--sweep", third, "--bin", bin_dir, "--from", partial)
+            self.assertEqual(rc, 0, out + err)
+            self.assertIn("import: toy_lstm_hidden is not finished (2 of 3 slots); not imported", out)
+            self.assertIn("tune: imported 1 studies", out)
+            rc, out, err = tune_main("run", path, "--sweep", third, "--bin", bin_dir, "--seeds", "1", "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            self.assertEqual(runs_started(third),
+                             [("toy_atr_hidden__seeds/best_s1", False), ("toy_lstm_hidden/trial_000", False),
+                              ("toy_lstm_hidden/trial_001", False), ("toy_lstm_hidden/trial_002", False),
+                              ("toy_lstm_hidden__seeds/best_s1", False)])
+            found, storage = studies("", third)
+            try:
+                self.assertEqual(budget_of(found["toy_atr_hidden"].get_trials()), ([0, 1, 2], {"COMPLETE": 3}))
+                # The imported study's best trial is the one the first sweep found.
+                self.assertEqual(found["toy_atr_hidden__seeds"].user_attrs["best_slot"],
+                                 read_json(os.path.join(committed, "toy_atr_hidden__seeds", "study.json"))
+                                 ["user_attrs"]["best_slot"])
+            finally:
+                dispose(storage)
+
+    def test_refused_with_nothing_written(self):
+        with scratch() as tmp:
+            bin_dir = make_bin(tmp)
+            path = write_space(os.path.join(tmp, "spaces"), "toy", base_space(arms={"hidden": {}}, trials=2))
+            first, committed = os.path.join(tmp, "first"), os.path.join(tmp, "committed")
+            rc, out, err = tune_main("run", path, "--sweep", first, "--bin", bin_dir, "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            rc, out, err = tune_main("collect", path, "--sweep", first, "--bin", bin_dir, "--to", committed)
+            self.assertEqual(rc, 0, out + err)
+
+            def refused(space_path, src, want, prepare=None):
+                sweep = os.path.join(tmp, f"sweep_{time.monotonic_ns()}")
+                if prepare:
+                    prepare(sweep)
+                before = sorted(os.listdir(sweep)) if os.path.isdir(sweep) else []
+                rc, out, err = tune_main("import", space_path, "--sweep", sweep, "--bin", bin_dir, "--from", src)
+                self.assertEqual(rc, 1, out + err)
+                self.assertIn(want, err)
+                found, storage = studies("", sweep)
+                dispose(storage)
+                self.assertEqual(found, {})
+                left = sorted(f for f in os.listdir(sweep) if f not in before)
+                self.assertEqual([f for f in left if f.startswith("toy_")], [])
+
+            # Another budget under the same names.
+            other = write_space(os.path.join(tmp, "other"), "toy", base_space(arms={"hidden": {}}, trials=3))
+            refused(other, committed, "made with another space, budget, sampler or arm")
+            # Another binary.
+            moved = os.path.join(tmp, "moved")
+            shutil.copytree(committed, moved)
+            s = read_json(os.path.join(moved, "toy_lstm_hidden", "study.json"))
+            s["user_attrs"]["binary_version"] = "classify (twinrnn 0.13.0, git fd07b8789deb)"
+            with open(os.path.join(moved, "toy_lstm_hidden", "study.json"), "w") as f:
+                json.dump(s, f)
+            refused(path, moved, "run on binary 'classify (twinrnn 0.13.0, git fd07b8789deb)', but this sweep's")
+            # A folder of the study already in the sweep, not in its storage: not overwritten.
+            refused(path, committed, "exists but the storage has no study toy_atr_hidden",
+                    prepare=lambda sweep: os.makedirs(os.path.join(sweep, "toy_atr_hidden", "trial_000")))
+            # No such folder.
+            refused(path, os.path.join(tmp, "nowhere"), "--from")
+
+
+if __name__ == "__main__":
+    t0 = time.time()
+    result = unittest.main(exit=False, verbosity=2).result
+    print(f"test_tune_import.py: {time.time() - t0:.1f} s", flush=True)
+    sys.exit(0 if result.wasSuccessful() else 1)
