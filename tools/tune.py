@@ -86,6 +86,13 @@ def pinned_binary(task, sweep, build_bin):
     with tune_study.file_lock(sweep):
         pins = json.loads(record.read_text()) if record.exists() else {}
         if task in pins and Path(pins[task]["path"]).exists():
+            # The line names the kernels this environment routes to (TWIN_GEMM_BACKENDS, OPENBLAS_CORETYPE): a
+            # worker whose environment routes otherwise would run the study's cells on other kernels.
+            now = subprocess.run([pins[task]["path"], "--version"], capture_output=True, text=True).stdout
+            if now.splitlines()[:1] != [pins[task]["version"]]:
+                raise Stop(f"{pins[task]['path']} --version in this environment prints {now.splitlines()[:1]}, but "
+                           f"the sweep pinned it as {pins[task]['version']!r} (binaries.json): run the workers "
+                           f"with the environment the sweep started with (TWIN_GEMM_BACKENDS, OPENBLAS_CORETYPE)")
             return pins[task]
         src = Path(build_bin) / task
         if not src.exists():
@@ -330,6 +337,17 @@ class Worker:
         self.log(f"{study.study_name}: trial {frozen.number} slot {slot} done: dev {sp.metric} {value:.4f}"
                  f"{' (diverged)' if record.get('diverged') else ''}")
 
+    def run_again(self, sp, sets, folder):
+        """A trial's --set pairs run on the sweep's binary into `folder` (tune import --replay); its exit code."""
+        pin = pinned_binary(sp.task, self.sweep, self.args.bin)
+        sets = {k: v for k, v in sets.items() if k != "out_dir"}
+        cmd = [pin["path"], str(sp.experiment), "--threads", str(sp.threads if self.args.threads is None
+                                                                  else self.args.threads),
+               "--set", f"out_dir={folder}"] + sets_of(sets)
+        with open(str(folder) + ".log", "wb") as out:
+            return subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  cwd=REPO).returncode
+
     def on_signal(self, signum, _frame):
         if self.child is not None and self.child.poll() is None:
             self.child.send_signal(signal.SIGTERM)   # the run saves its checkpoint and exits 130
@@ -455,6 +473,8 @@ def main(argv=None):
     ap.add_argument("--poll", type=float, default=30.0)
     ap.add_argument("--to", default="", help="collect: the committed sweep folder, e.g. results/sweeps/issue51")
     ap.add_argument("--from", dest="from_", default="", help="import: a committed sweep folder")
+    ap.add_argument("--replay", action="store_true",
+                    help="import: a study of another binary, if one of its trials run again here gives its results")
     args = ap.parse_args(argv)
     args.seeds = [int(s) for s in args.seeds.split(",") if s.strip()] if args.seeds else []
     try:
@@ -484,7 +504,8 @@ def main(argv=None):
             import tune_import
             try:
                 n = tune_import.import_finished(w, args.from_, lambda sp: pinned_binary(sp.task, w.sweep, args.bin),
-                                                lambda pin, sp, cell, arm: matched_hidden(pin["path"], sp, cell, arm))
+                                                lambda pin, sp, cell, arm: matched_hidden(pin["path"], sp, cell, arm),
+                                                run=w.run_again)
             except tune_import.ImportError_ as e:
                 raise Stop(f"import: {e}")
             w.prepare()   # opens every study as `run` would: an imported one whose attrs differ is refused here

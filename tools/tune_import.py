@@ -13,12 +13,23 @@ equals the sweep's pinned binary (same revision and kernels; otherwise the cells
 different binaries), and every slot has a COMPLETE trial. Each is checked for every study before anything is
 written. Trials are added in their original numbers (retries and interrupted trials too, as FAIL), with
 their parameters, values and user attributes, so that `export` gives back the committed trials; the study
-carries `imported` (from where, when). A study already in the storage is left as it is (import twice is a
+carries `imported` (from where, when).
+
+--replay: a study run on another binary (another machine's build of the same revision, or a machine whose
+libraries have other kernels) is imported only if its shortest finished trial, run again on this sweep's
+binary in DIR/.replay/, gives the committed results: every metrics.jsonl record equal but for its wall-clock
+keys, every kept output byte for byte. The study then records the new --version line and `replayed` (the
+old line, the slot, what was compared, TWIN_GEMM_BACKENDS). Products of the same shapes in the same library
+and code path round the same on any CPU that runs that code path; another routing (BLIS instead of Eigen
+for the thin products, say) does not, and the replay refuses it. A study already in the storage is left as it is (import twice is a
 no-op); a sweep folder that already holds the study's folder, without the study in the storage, is refused
 (it is not ours to overwrite).
 """
 import datetime
+import gzip
 import json
+import os
+import re
 import shutil
 from pathlib import Path
 
@@ -26,6 +37,8 @@ import optuna
 from optuna.trial import TrialState
 
 import tune_study
+
+OUTPUT_DIRS = ("predictions", "segmented", "translations", "logprobs")   # tune.py's, the kept system outputs
 
 
 class ImportError_(RuntimeError):
@@ -64,10 +77,15 @@ def _planned(worker, src_root, pinned, matched_of):
                         slots = len(ua.get("seeds", []))
                         if ua.get("from_study") != name:
                             raise ImportError_(f"{where}: a seeds study of {ua.get('from_study')!r}, not of {name}")
+                    replay = None
                     if ua.get("binary_version", pin["version"]) != pin["version"]:
-                        raise ImportError_(f"{where}: run on binary {ua.get('binary_version')!r}, but this sweep's "
-                                           f"{sp.task} binary is {pin['version']!r} (build that revision and pass "
-                                           f"--bin, or start its studies afresh in another sweep)")
+                        if not worker.args.replay or sname != name:
+                            raise ImportError_(
+                                f"{where}: run on binary {ua.get('binary_version')!r}, but this sweep's {sp.task} "
+                                f"binary is {pin['version']!r} (build that revision and pass --bin; or --replay, "
+                                f"which imports it only if one of its trials run again on this binary gives the "
+                                f"same results; or start its studies afresh in another sweep)")
+                        replay = pin
                     done = {t["slot"] for t in meta["trials"] if t["state"] == "COMPLETE"}
                     if not isinstance(slots, int) or done != set(range(slots)):
                         worker.log(f"import: {sname} is not finished ({len(done)} of {slots} slots); not imported")
@@ -78,8 +96,66 @@ def _planned(worker, src_root, pinned, matched_of):
                     if (worker.sweep / sname).exists():
                         raise ImportError_(f"{worker.sweep / sname} exists but the storage has no study {sname}: "
                                            f"move it away first (it is not overwritten)")
-                    plan.append((sp, cell, arm, sname, meta, src.parent))
+                    if replay is None and sname != name:
+                        replay = next((p[6] for p in plan if p[3] == name), None)   # its study's verdict
+                    plan.append((sp, cell, arm, sname, meta, src.parent, replay))
     return plan
+
+
+TIMING = re.compile(r"(_s|_per_s|seconds)$")   # wall-clock keys of metrics.jsonl: the only ones a replay may change
+
+
+def _records(path):
+    out = []
+    for line in Path(path).read_text().splitlines():
+        if line.strip():
+            out.append({k: v for k, v in json.loads(line).items() if not TIMING.search(k)})
+    return out
+
+
+def same_results(was, now):
+    """None if run folder `now` gave what `was` kept (metrics.jsonl without its timings, every kept output byte
+    for byte), else the first difference in words; and what was compared."""
+    a, b = _records(Path(was) / "metrics.jsonl"), _records(Path(now) / "metrics.jsonl")
+    compared = [f"metrics.jsonl ({len(a)} records, timings left out)"]
+    if len(a) != len(b):
+        return f"metrics.jsonl has {len(b)} records, the committed run {len(a)}", compared
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            keys = sorted(k for k in set(x) | set(y) if x.get(k) != y.get(k))
+            return f"metrics.jsonl record {i + 1} differs in {keys}: {[x.get(k) for k in keys]} vs " \
+                   f"{[y.get(k) for k in keys]}", compared
+    for kept in sorted(Path(was).glob("*/*")):
+        if kept.parent.name not in OUTPUT_DIRS or not kept.is_file():
+            continue
+        data = gzip.decompress(kept.read_bytes()) if kept.suffix == ".gz" else kept.read_bytes()
+        mine = Path(now) / kept.parent.name / kept.name.removesuffix(".gz")
+        if not mine.is_file() or mine.read_bytes() != data:
+            return f"{kept.parent.name}/{mine.name} differs", compared
+        compared.append(f"{kept.parent.name}/{mine.name}")
+    return None, compared
+
+
+def _replayed(worker, sp, name, meta, folder, pin, run):
+    """Runs the study's shortest finished trial again on the sweep's binary; its evidence, or raises."""
+    done = [t for t in meta["trials"] if t["state"] == "COMPLETE" and not t["user_attrs"].get("diverged")]
+    t = min(done, key=lambda t: (t["user_attrs"].get("epochs_done") or 10 ** 9, t["slot"]))
+    trial_dir = folder / f"trial_{t['slot']:03d}"
+    record = json.loads((trial_dir / "trial.json").read_text())
+    out = worker.sweep / ".replay" / name / trial_dir.name
+    shutil.rmtree(out, ignore_errors=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    worker.log(f"import: {name}: trial slot {t['slot']} ({t['user_attrs'].get('epochs_done')} epochs) run again on "
+               f"{pin['path']} in {out}")
+    rc = run(sp, record["sets"], out)
+    if rc != 0:
+        raise ImportError_(f"{name}: its trial slot {t['slot']} run again on this binary exited {rc} (log {out}.log)")
+    diff, compared = same_results(trial_dir, out)
+    if diff:
+        raise ImportError_(f"{name}: its trial slot {t['slot']} run again on {pin['version']!r} does not give the "
+                           f"committed results ({diff}); not imported (a study keeps one binary's rounding)")
+    return {"binary_version_was": meta["user_attrs"].get("binary_version"), "slot": t["slot"], "equal": compared,
+            "binary_sha256": pin["sha256"], "TWIN_GEMM_BACKENDS": os.environ.get("TWIN_GEMM_BACKENDS")}
 
 
 def _trial(sp, cell, t, seeds):
@@ -105,14 +181,19 @@ def _trial(sp, cell, t, seeds):
                                system_attrs=system)
 
 
-def import_finished(worker, src_root, pinned, matched_of):
-    """Imports every finished committed study of the worker's spaces that the storage lacks. Returns the count."""
+def import_finished(worker, src_root, pinned, matched_of, run=None):
+    """Imports every finished committed study of the worker's spaces that the storage lacks. Returns the count.
+    `run(space, sets, folder)`: runs a trial's --set pairs on the sweep's binary (for --replay)."""
     src_root = Path(src_root)
     if not src_root.is_dir():
         raise ImportError_(f"--from {src_root}: no such folder")
     plan = _planned(worker, src_root, pinned, matched_of)
+    evidence = {}
+    for sp, cell, arm, name, meta, folder, pin in plan:   # every replay before anything is written
+        if pin is not None and not name.endswith("__seeds"):
+            evidence[name] = _replayed(worker, sp, name, meta, folder, pin, run)
     stamp = {"from": str(src_root), "at": datetime.datetime.now().isoformat(timespec="seconds")}
-    for sp, cell, arm, name, meta, folder in plan:
+    for sp, cell, arm, name, meta, folder, pin in plan:
         seeds = name.endswith("__seeds")
         trials = [_trial(sp, cell, t, seeds) for t in sorted(meta["trials"], key=lambda t: t["number"])]
         tmp = worker.sweep / (name + ".importing")
@@ -125,6 +206,10 @@ def import_finished(worker, src_root, pinned, matched_of):
             if k != "slots":
                 study.set_user_attr(k, v)
         study.set_user_attr("imported", stamp)
+        if pin is not None:   # replayed equal (a seeds study: its study was): the sweep's binary from now on
+            if "binary_version" in meta["user_attrs"]:
+                study.set_user_attr("binary_version", pin["version"])
+            study.set_user_attr("replayed", evidence[name.removesuffix("__seeds")])
         for t in trials:
             study.add_trial(t)
         if "slots" in meta["user_attrs"]:

@@ -156,7 +156,7 @@ def main(argv):
                            "required": d is None} for k, t, d, a in KEYS]))
         return 0
     if argv == ["--version"]:
-        print("classify (fake twinrnn for test_tune.py, git 0000000)")
+        print(os.environ.get("TWIN_FAKE_VERSION", "classify (fake twinrnn for test_tune.py, git 0000000)"))
         return 0
     exp, sets, flags = None, [], set()
     i = 0
@@ -243,11 +243,12 @@ def main(argv):
     end = time.time() + seconds
     while time.time() < end:
         time.sleep(min(0.05, max(0.0, end - time.time())))
-    acc = dev_accuracy(cfg)
+    acc = dev_accuracy(cfg) + float(os.environ.get("TWIN_FAKE_SKEW", "0"))   # other kernels' rounding
     epochs = cfg["train.max_epochs"]
     with open(os.path.join(out, "metrics.jsonl"), "a") as f:
         for ep in range(1, epochs + 1):
-            f.write(json.dumps({"split": "dev", "epoch": ep, "accuracy": acc - 0.01 * (epochs - ep)}) + "\n")
+            f.write(json.dumps({"split": "dev", "epoch": ep, "accuracy": acc - 0.01 * (epochs - ep),
+                                "elapsed_s": time.time() % 1000}) + "\n")
     with open(os.path.join(out, "model.best.bin"), "wb") as f:
         f.write(b"fake model\n")
     with open(os.path.join(out, "summary.json"), "w") as f:

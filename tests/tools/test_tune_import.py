@@ -4,12 +4,16 @@
 A sweep on one machine: a space of two cells, run to its end with seed runs, collected. A new sweep on
 another machine imports it: every study comes back with its trials (numbers, slots, parameters, values,
 folders) so that export gives back the collected study.json, and `run` starts nothing; importing twice is a
-no-op. A study not finished when collected is left to run afresh while the finished one is imported and its
+no-op. --replay: a study of another binary is imported only if its shortest trial run again here gives the
+committed results (timings apart), and a worker whose environment changes the binary's --version line is
+refused. A study not finished when collected is left to run afresh while the finished one is imported and its
 trials never run again. Refused, with nothing written to the new sweep: a space whose fingerprint differs,
 a study run on another binary, and a sweep folder that already holds the study's folder.
 
 /usr/bin/python3 tests/tools/test_tune_import.py
 """
+import contextlib
+import gzip
 import json
 import os
 import shutil
@@ -20,6 +24,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_tune import (Timed, base_space, budget_of, dispose, invocations, make_bin, read_json, scratch,  # noqa: E402
                        studies, tune_main, write_space)
+import tune_import  # noqa: E402  (on sys.path from test_tune)
 
 NAMES = ["toy_atr_hidden", "toy_lstm_hidden"]
 
@@ -151,6 +156,111 @@ class Import(Timed):
                     prepare=lambda sweep: os.makedirs(os.path.join(sweep, "toy_atr_hidden", "trial_000")))
             # No such folder.
             refused(path, os.path.join(tmp, "nowhere"), "--from")
+
+
+@contextlib.contextmanager
+def environment(**env):
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+class Replay(Timed):
+    def test_another_binary_imported_only_if_a_trial_gives_the_same_results(self):
+        with scratch() as tmp:
+            bin_dir = make_bin(tmp)
+            path = write_space(os.path.join(tmp, "spaces"), "toy", base_space(arms={"hidden": {}}, trials=2))
+            first, committed = os.path.join(tmp, "first"), os.path.join(tmp, "committed")
+            rc, out, err = tune_main("run", path, "--sweep", first, "--bin", bin_dir, "--seeds", "1", "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            rc, out, err = tune_main("collect", path, "--sweep", first, "--bin", bin_dir, "--seeds", "1",
+                                     "--to", committed)
+            self.assertEqual(rc, 0, out + err)
+            old = "classify (fake twinrnn for test_tune.py, git 0000000)"
+            new = "classify (fake twinrnn for test_tune.py, git 0000000), other kernels"
+
+            def empty(sweep):
+                found, storage = studies("", sweep)
+                dispose(storage)
+                return found == {} and not [f for f in os.listdir(sweep) if f.startswith("toy_")]
+
+            with environment(TWIN_FAKE_VERSION=new):
+                plain = os.path.join(tmp, "plain")
+                rc, out, err = tune_main("import", path, "--sweep", plain, "--bin", bin_dir, "--from", committed)
+                self.assertEqual(rc, 1, out + err)
+                self.assertIn(f"run on binary {old!r}, but this sweep's classify binary is {new!r}", err)
+                self.assertTrue(empty(plain))
+                # Rounded otherwise on this binary: refused after the replay, nothing imported.
+                with environment(TWIN_FAKE_SKEW="1e-7"):
+                    skewed = os.path.join(tmp, "skewed")
+                    rc, out, err = tune_main("import", path, "--sweep", skewed, "--bin", bin_dir, "--from", committed,
+                                             "--replay")
+                    self.assertEqual(rc, 1, out + err)
+                    self.assertIn("does not give the committed results (metrics.jsonl record 1 differs in ['accuracy']",
+                                  err)
+                    self.assertTrue(empty(skewed))
+                # The same results (wall-clock keys apart): imported, the new line recorded with the evidence.
+                second = os.path.join(tmp, "second")
+                rc, out, err = tune_main("import", path, "--sweep", second, "--bin", bin_dir, "--from", committed,
+                                         "--replay", "--seeds", "1")
+                self.assertEqual(rc, 0, out + err)
+                self.assertIn("tune: imported 4 studies", out)
+                found, storage = studies("", second)
+                try:
+                    for name in NAMES:
+                        ua = found[name].user_attrs
+                        self.assertEqual(ua["binary_version"], new)
+                        self.assertEqual((ua["replayed"]["binary_version_was"], ua["replayed"]["equal"]),
+                                         (old, ["metrics.jsonl (3 records, timings left out)"]))
+                        slot = ua["replayed"]["slot"]
+                        self.assertTrue(os.path.isfile(os.path.join(second, ".replay", name, f"trial_{slot:03d}",
+                                                                    "summary.json")))
+                        self.assertEqual(found[name + "__seeds"].user_attrs["replayed"], ua["replayed"])
+                finally:
+                    dispose(storage)
+                rc, out, err = tune_main("run", path, "--sweep", second, "--bin", bin_dir, "--seeds", "1", "--poll", "0.2")
+                self.assertEqual(rc, 0, out + err)
+                self.assertEqual(runs_started(second), [(f".replay/{n}/trial_000", False) for n in NAMES])
+            # A worker whose environment routes otherwise than the sweep's pinned binary is refused.
+            rc, out, err = tune_main("run", path, "--sweep", second, "--bin", bin_dir, "--poll", "0.2")
+            self.assertEqual(rc, 1, out + err)
+            self.assertIn(f"--version in this environment prints [{old!r}], but the sweep pinned it as {new!r}", err)
+
+    def test_same_results_compares_outputs_byte_for_byte(self):
+        with scratch() as tmp:
+            was, now = os.path.join(tmp, "was"), os.path.join(tmp, "now")
+            for d in (was, now):
+                os.makedirs(os.path.join(d, "predictions"))
+                with open(os.path.join(d, "metrics.jsonl"), "w") as f:
+                    f.write(json.dumps({"split": "dev", "accuracy": 0.5, "elapsed_s": len(d),
+                                        "sentences_per_s": len(d) * 3.0}) + "\n")
+            with gzip.GzipFile(os.path.join(was, "predictions", "dev.txt.gz"), "wb", mtime=0) as f:
+                f.write(b"1\n0\n")
+            with open(os.path.join(was, "predictions", "test.txt"), "wb") as f:
+                f.write(b"0\n")
+            with open(os.path.join(now, "predictions", "dev.txt"), "wb") as f:
+                f.write(b"1\n0\n")
+            with open(os.path.join(now, "predictions", "test.txt"), "wb") as f:
+                f.write(b"0\n")
+            self.assertEqual(tune_import.same_results(was, now),
+                             (None, ["metrics.jsonl (1 records, timings left out)", "predictions/dev.txt",
+                                     "predictions/test.txt"]))
+            with open(os.path.join(now, "predictions", "test.txt"), "wb") as f:
+                f.write(b"1\n")
+            self.assertEqual(tune_import.same_results(was, now)[0], "predictions/test.txt differs")
+            os.remove(os.path.join(now, "predictions", "dev.txt"))
+            self.assertEqual(tune_import.same_results(was, now)[0], "predictions/dev.txt differs")
+            with open(os.path.join(now, "metrics.jsonl"), "a") as f:
+                f.write("{}\n")
+            self.assertEqual(tune_import.same_results(was, now)[0],
+                             "metrics.jsonl has 2 records, the committed run 1")
 
 
 if __name__ == "__main__":
