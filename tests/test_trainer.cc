@@ -20,7 +20,7 @@ using test::TempDir;
 
 // Softmax regression with dropout on random data. Batches are shuffled per epoch (order_rng), dropout draws
 // from the step rng, and a running counter is task state (saved/restored like the LM's carried hidden state).
-class ToyTask {
+class ToyTask : public TaskDefaults {
  public:
   explicit ToyTask(std::uint64_t seed = 3) : store_(seed) {
     Rng data(11);

@@ -6,6 +6,7 @@
 // run_main<TaskT>() loads and checks the experiment, trains with the shared trainer, evaluates the best
 // model on dev and test and writes summary.json. Every user error is one line on stderr and exit code 2.
 #pragma once
+#include <concepts>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -78,21 +79,46 @@ nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamS
 // stale one of the earlier invocation; an unreadable summary counts as missing, so the resume rewrites it.
 bool summary_covers(const std::string& path, long step);
 
-// TaskT(JsonReader& root, const RunConfig&, const TrainConfig&, const CliArgs&) consumes its own sections ("data", "model", ...);
-// static std::vector<std::string> TaskT::flags(); nlohmann::json resolved() const (its typed sections);
-// void finish(const std::string& run_dir, nlohmann::json& summary) (task outputs after the final evaluation).
+// A task binary's task: the trainer's hooks (train/task.h's TrainerTask) and
+//   TaskT(JsonReader& root, const RunConfig&, const TrainConfig&, const CliArgs&)   consumes its own sections
+//   static flags(), keys(), help_modes(), unread_train_keys()     its flags, --print-keys rows, --help modes and
+//                                                                 the train.* keys it does not read (TaskDefaults)
+//   nlohmann::json resolved() const                               its typed sections, for config.resolved.json
+//   void finish(const std::string& run_dir, nlohmann::json& summary)   outputs after the final evaluation
+template <class T>
+concept Task = TrainerTask<T> && std::constructible_from<T, JsonReader&, const RunConfig&, const TrainConfig&,
+                                                         const CliArgs&> &&
+               requires(T& t, const T& c, nlohmann::json& summary) {
+                 { T::flags() } -> std::same_as<std::vector<std::string>>;
+                 { T::keys() } -> std::same_as<std::vector<KeyDoc>>;
+                 { T::help_modes() } -> std::convertible_to<std::string>;
+                 { T::unread_train_keys() } -> std::same_as<UnreadKeys>;
+                 { c.resolved() } -> std::same_as<nlohmann::json>;
+                 t.finish(std::string{}, summary);
+               };
+
+// A task's --print-keys rows for one section: its heading ("the data (data.*)" unless `doc` says otherwise)
+// and the rows of the section's ConfigTable.
+template <class Table>
+void append_section_keys(std::vector<KeyDoc>& out, const std::string& name, const Table& table, std::string doc = "") {
+  out.push_back({name, "section", nlohmann::json::object(), "", doc.empty() ? "the " + name + " (" + name + ".*)" : doc,
+                 false});
+  table.append_docs({}, name + ".", out);
+}
+// The usual two sections, data.* and model.*.
+template <class DataTable, class ModelTable>
+std::vector<KeyDoc> data_model_keys(const DataTable& data, const ModelTable& model) {
+  std::vector<KeyDoc> out;
+  append_section_keys(out, "data", data);
+  append_section_keys(out, "model", model);
+  return out;
+}
+
 // Under mpirun (train/dist.h) every rank runs this; rank 0 alone writes the run folder and prints, and an
 // error on any rank ends the whole job (MPI_Abort) with the rank named, so nothing waits forever.
 namespace detail {
-// The train keys a task does not read (TaskT::unread_train_keys(), when it declares them).
-template <class TaskT>
-UnreadKeys unread_train_keys() {
-  if constexpr (requires { TaskT::unread_train_keys(); }) return TaskT::unread_train_keys();
-  else return {};
-}
-
 // One run: args.seeds is empty or holds the one seed of this run. Returns the process exit code; throws Error.
-template <class TaskT>
+template <Task TaskT>
 int run_once(const CliArgs& args, const char* prog, bool lead) {
     Experiment exp = Experiment::load(args.config, args.overrides);
     JsonReader root = exp.reader();
@@ -100,7 +126,7 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
     if (args.threads > 0) run.threads = args.threads;
     if (!args.seeds.empty()) apply_seed(run, args.seeds.front());
     if (args.resume && file_exists(RunDir::join(run.out_dir, "config.resolved.json"))) {
-      exp = resume_experiment(RunDir::join(run.out_dir, "config.resolved.json"), exp, args, unread_train_keys<TaskT>());
+      exp = resume_experiment(RunDir::join(run.out_dir, "config.resolved.json"), exp, args, TaskT::unread_train_keys());
       root = exp.reader();
       const RunConfig stored = parse_run(root);
       TW_CHECK(args.seeds.empty() || stored.seed == args.seeds.front(), "--resume: ", run.out_dir, " is a run of seed ",
@@ -111,7 +137,7 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       if (args.threads > 0) run.threads = args.threads;
     }
     JsonReader train_r = root.child("train");
-    TrainConfig tc = parse_train(train_r, unread_train_keys<TaskT>());
+    TrainConfig tc = parse_train(train_r, TaskT::unread_train_keys());
     set_num_threads(run.threads);
     TaskT task(root, run, tc, args);
     root.finish();
@@ -120,7 +146,7 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       TW_FAIL("injected failure (TWIN_FAIL_ON_RANK=", f, "): one failing rank must end the whole job");
 
     nlohmann::json typed = task.resolved();
-    typed["train"] = to_json(tc, unread_train_keys<TaskT>());
+    typed["train"] = to_json(tc, TaskT::unread_train_keys());
     typed["run"] = to_json(run);
     // The top-level run keys as this run used them (--seed, --threads and --set change them after the file).
     for (const auto& [k, v] : typed["run"].items()) typed[k] = v;
@@ -214,22 +240,21 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
 }
 }  // namespace detail
 
-template <class TaskT>
+template <Task TaskT>
 int run_main(int argc, char** argv, const char* prog) {
   dist::init(&argc, &argv);
   const bool lead = dist::is_root();   // rank 0 (or the only process)
   try {
     const CliArgs args = parse_cli(argc, argv, prog, TaskT::flags());
     if (args.print_keys) {
-      std::vector<KeyDoc> docs = experiment_key_docs(detail::unread_train_keys<TaskT>());
+      std::vector<KeyDoc> docs = experiment_key_docs(TaskT::unread_train_keys());
       for (KeyDoc& d : TaskT::keys()) docs.push_back(std::move(d));
       if (lead) std::printf("%s\n", keys_json(docs).c_str());
       dist::finalize();
       return 0;
     }
     if (args.help || args.version) {
-      std::string extra;
-      if constexpr (requires { TaskT::help_modes(); }) extra = TaskT::help_modes();
+      const std::string extra = TaskT::help_modes();
       if (lead) std::printf("%s", args.help ? cli_help(prog, TaskT::flags(), extra).c_str() : version_text(prog).c_str());
       dist::finalize();
       return 0;

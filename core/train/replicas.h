@@ -31,15 +31,10 @@ class Replicas {
   }
 
   // Tells the task which share of every global batch this rank computes. Single process: nothing (the task
-  // computes whole batches). Fails for a task that cannot be sharded rather than train it N times over.
+  // computes whole batches). Every task has the hook (train/task.h's TrainerTask).
   template <class TaskT>
   void give_shard(TaskT& task) const {
-    if (!parallel_) return;
-    if constexpr (requires(TaskT& t) { t.set_shard(dist::Shard{}); }) {
-      task.set_shard(dist::shard());
-    } else {
-      TW_FAIL("this task does not support data-parallel training (no set_shard); run it without mpirun");
-    }
+    if (parallel_) task.set_shard(dist::shard());
   }
 
   // One starting point everywhere: rank 0's parameters and progress (after --resume, the checkpoint's as rank 0

@@ -1,23 +1,24 @@
 // What a task gives the shared trainer (DESIGN §4 "Task shape"). The trainer is a template over the task
-// type, not a virtual hierarchy over batch types; this header names the pieces both sides use.
-//
-// A task TaskT provides:
-//   ParamStore& params();
-//   size_t begin_epoch(int epoch, Rng& order_rng);      // prepares the epoch's batches, returns how many
-//   LossOut loss(Graph& g, size_t batch, Rng& rng);     // builds the training loss of one batch
-//   Metrics evaluate(Split split);                      // full evaluation of a split (inference mode)
-//   NamedMats save_state() const;  void load_state(const NamedMats&);   // e.g. LM carried hidden state
+// type, not a virtual hierarchy over batch types; this header names the pieces both sides use, and the
+// concept TrainerTask states the hooks train() calls (the whole binary's are train/cli.h's Task). No hook is
+// probed: a task that lacks one, or misspells it, does not compile, with the hook named in the error.
+// TaskDefaults gives the hooks most tasks leave empty; a task overrides one by declaring it.
 #pragma once
+#include <concepts>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "base/config_table.h"
 #include "graph/graph.h"
+#include "train/dist.h"
 
 namespace twin {
 
-enum class Split { kTrain, kDev, kTest };
+// The splits a task evaluates (selection on dev, the report on test). Not train: a task's score of its
+// training data is its own summary key (classify's train_accuracy), so evaluate() has no train case to get wrong.
+enum class Split { kDev, kTest };
 const char* split_name(Split s);
 
 using NamedMats = std::vector<std::pair<std::string, Mat>>;
@@ -47,5 +48,45 @@ inline Metrics metrics_from(nlohmann::json values, const std::string& primary_na
   m.values = std::move(values);
   return m;
 }
+
+// The hooks train() calls:
+//   ParamStore& params();
+//   void set_shard(const dist::Shard&);                 // under mpirun: this rank's share of every global batch
+//   size_t begin_epoch(int epoch, Rng& order_rng);      // prepares the epoch's batches, returns how many
+//   LossOut loss(Graph& g, size_t batch, Rng& rng);     // builds the training loss of one batch (this rank's share)
+//   nlohmann::json log_extras();                        // added to each train row of metrics.jsonl
+//   const char* progress_loss_name() const;             // the progress line's name of the objective
+//   Metrics evaluate(Split split);                      // full evaluation of a split (inference mode)
+//   NamedMats save_state() const;  void load_state(const NamedMats&);   // e.g. LM carried hidden state
+template <class T>
+concept TrainerTask = requires(T& t, const T& c, Graph& g, Rng& rng, const dist::Shard& shard, const NamedMats& state) {
+  { t.params() } -> std::same_as<ParamStore&>;
+  t.set_shard(shard);
+  { t.begin_epoch(1, rng) } -> std::same_as<size_t>;
+  { t.loss(g, size_t{0}, rng) } -> std::same_as<LossOut>;
+  { t.log_extras() } -> std::same_as<nlohmann::json>;
+  { c.progress_loss_name() } -> std::convertible_to<const char*>;
+  { t.evaluate(Split::kDev) } -> std::same_as<Metrics>;
+  { c.save_state() } -> std::same_as<NamedMats>;
+  t.load_state(state);
+};
+
+// The usual hooks. set_shard keeps the share in shard_, which a task's loss() splits its batch with
+// (shard_.items(batch)); one process: everything.
+class TaskDefaults {
+ public:
+  static std::vector<std::string> flags() { return {}; }          // the task's own command-line flags
+  static std::string help_modes() { return ""; }                   // --help's lines for its other modes
+  static UnreadKeys unread_train_keys() { return {}; }              // train.* keys it does not read, and why
+  void set_shard(const dist::Shard& s) { shard_ = s; }
+  nlohmann::json log_extras() { return nlohmann::json::object(); }
+  // "loss" or "nll" (a cross-entropy: the progress line shows its perplexity too), or e.g. "hinge" (no perplexity).
+  const char* progress_loss_name() const { return "loss"; }
+  NamedMats save_state() const { return {}; }
+  void load_state(const NamedMats&) {}
+
+ protected:
+  dist::Shard shard_;
+};
 
 }  // namespace twin

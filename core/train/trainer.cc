@@ -13,7 +13,6 @@ namespace twin {
 
 const char* split_name(Split s) {
   switch (s) {
-    case Split::kTrain: return "train";
     case Split::kDev: return "dev";
     case Split::kTest: return "test";
   }

@@ -59,7 +59,7 @@ void print_eval(Split s, const Metrics& m, long step, int epoch);
 bool stderr_is_tty();
 }  // namespace detail
 
-template <class TaskT>
+template <TrainerTask TaskT>
 TrainOutcome train(TaskT& task, const TrainOptions& o) {
   const TrainConfig& tc = o.train;
   ParamStore& store = task.params();
@@ -181,18 +181,13 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     nlohmann::json row = {{"split", "train"}, {"step", p.step}, {"epoch", p.epoch}, {"loss", wl}, {"lr", p.lr},
                           {"grad_norm", gnorm}, {"units_s", ups}, {"elapsed_s", p.elapsed_s + wall.seconds()}};
     // A task may add what it can measure cheaply on the batch in hand (the LM: its carried state's size).
-    if constexpr (requires { task.log_extras(); }) {
-      if (root) row.update(task.log_extras());
-    }
+    if (root) row.update(task.log_extras());
     log_append(row);
     if (!quiet) {
-      // The task's own training objective: a cross-entropy shows its perplexity too, a hinge loss does not.
-      const char* loss_name = "loss";
-      bool show_ppl = true;
-      if constexpr (requires { task.progress_loss_name(); }) {
-        loss_name = task.progress_loss_name();
-        show_ppl = std::string(loss_name) == "nll";
-      }
+      // The task's own training objective: a cross-entropy ("loss", "nll") shows its perplexity too, a hinge
+      // loss does not.
+      const char* loss_name = task.progress_loss_name();
+      const bool show_ppl = std::string(loss_name) == "loss" || std::string(loss_name) == "nll";
       detail::print_progress(p, p.batch + 1, n_batches, wl, p.lr, gnorm, ups, eta, tty, loss_name, show_ppl);
     }
     window_loss = window_units = 0;

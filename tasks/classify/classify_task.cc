@@ -97,10 +97,8 @@ nlohmann::json ClassifyTask::score(const std::vector<Example>& data, std::vector
 }
 
 Metrics ClassifyTask::evaluate(Split split) {
-  return metrics_from(split == Split::kDev    ? score(dev_, &dev_pred_)
-                      : split == Split::kTest ? score(test_, &test_pred_)
-                                              : score(train_),
-                      "accuracy", /*higher_is_better=*/true);
+  return metrics_from(split == Split::kDev ? score(dev_, &dev_pred_) : score(test_, &test_pred_), "accuracy",
+                      /*higher_is_better=*/true);
 }
 
 void ClassifyTask::memory_sentences(std::vector<Example>& sentences, std::vector<std::string>& sources) const {

@@ -24,19 +24,12 @@ namespace twin::classify {
 // memory.json: tolerance of the decomposition check (relative, float) for the exact (identity-output) cells.
 inline constexpr double kMemoryTolerance = 1e-5;
 
-class ClassifyTask {
+class ClassifyTask : public TaskDefaults {
  public:
   ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--memory", "--memory-file"}; }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() {
-    std::vector<KeyDoc> out;
-    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
-    classify_data_table().append_docs({}, "data.", out);
-    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
-    classify_model_table().append_docs({}, "model.", out);
-    return out;
-  }
+  static std::vector<KeyDoc> keys() { return data_model_keys(classify_data_table(), classify_model_table()); }
   static std::string help_modes() {
     return "Modes:\n"
            "  classify predict <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
@@ -45,16 +38,12 @@ class ClassifyTask {
   }
   // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the classify task batches by data.batch_size (sentences per batch)"}}; }
-  // Data-parallel training (train/dist.h): this process's share of every global batch.
-  void set_shard(const dist::Shard& s) { shard_ = s; }
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
   Metrics evaluate(Split split);
-  NamedMats save_state() const { return {}; }
-  void load_state(const NamedMats&) {}
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
   // Predicted label per example of `data` with the current parameters.
@@ -83,7 +72,6 @@ class ClassifyTask {
   int memory_n_ = -1;            // --memory N; -1 = not given
   std::string memory_file_;      // --memory-file
   std::vector<std::vector<int>> batches_;
-  dist::Shard shard_;            // one process: everything
   ParamStore store_;
   std::unique_ptr<ClassifyModel> model_;
   std::vector<int> dev_pred_, test_pred_;   // of the last evaluate(): written to predictions/ by finish()

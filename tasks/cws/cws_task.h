@@ -13,39 +13,26 @@
 
 namespace twin::cws {
 
-class CwsTask {
+class CwsTask : public TaskDefaults {
  public:
   CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  static std::vector<std::string> flags() { return {}; }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() {
-    std::vector<KeyDoc> out;
-    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
-    cws_data_table().append_docs({}, "data.", out);
-    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
-    cws_model_table().append_docs({}, "model.", out);
-    return out;
-  }
-  // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
+  static std::vector<KeyDoc> keys() { return data_model_keys(cws_data_table(), cws_model_table()); }
   static std::string help_modes() {
     return "Modes:\n"
            "  cws segment <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
            "                    segment raw text (one sentence per line) with a trained run's model.best.bin\n";
   }
+  // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the cws task batches by data.batch_size (sentences per batch)"}}; }
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
-  // Data-parallel (core/train/dist.h): this rank computes its share of each batch; the loss keeps the
-  // full batch\'s denominator, so the gradients summed over ranks are the full batch\'s.
-  void set_shard(const dist::Shard& s) { shard_ = s; }
   // The progress line names the objective: "hinge" (max-margin, no perplexity) or "nll".
   const char* progress_loss_name() const { return mcfg_.objective == CrfObjective::kNll ? "nll" : "hinge"; }
   Metrics evaluate(Split split);
-  NamedMats save_state() const { return {}; }
-  void load_state(const NamedMats&) {}
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
   // Segments `data` with the current parameters: one word list per sentence, and the seconds it took.
@@ -65,7 +52,6 @@ class CwsTask {
   CwsVocab vocab_;
   std::unordered_set<std::string> train_words_;
   std::vector<std::vector<int>> batches_;
-  dist::Shard shard_;   // one process: everything
   ParamStore store_;
   std::unique_ptr<CwsModel> model_;
   Scored last_dev_, last_test_;

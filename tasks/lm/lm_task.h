@@ -10,7 +10,7 @@
 
 namespace twin::lm {
 
-class LmTask {
+class LmTask : public TaskDefaults {
  public:
   LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--dump-gates"}; }
@@ -20,14 +20,7 @@ class LmTask {
            "                 per-sentence log-probability and perplexity of a text file with a trained run's model\n";
   }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() {
-    std::vector<KeyDoc> out;
-    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
-    lm_data_table().append_docs({}, "data.", out);
-    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
-    lm_model_table().append_docs({}, "model.", out);
-    return out;
-  }
+  static std::vector<KeyDoc> keys() { return data_model_keys(lm_data_table(), lm_model_table()); }
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }

@@ -12,19 +12,11 @@
 
 namespace twin::ner {
 
-class NerTask {
+class NerTask : public TaskDefaults {
  public:
   NerTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  static std::vector<std::string> flags() { return {}; }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() {
-    std::vector<KeyDoc> out;
-    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
-    ner_data_table().append_docs({}, "data.", out);
-    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
-    ner_model_table().append_docs({}, "model.", out);
-    return out;
-  }
+  static std::vector<KeyDoc> keys() { return data_model_keys(ner_data_table(), ner_model_table()); }
   static std::string help_modes() {
     return "Modes:\n"
            "  ner tag <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
@@ -38,11 +30,8 @@ class NerTask {
   ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
-  void set_shard(const dist::Shard& s) { shard_ = s; }
   const char* progress_loss_name() const { return mcfg_.objective == CrfObjective::kNll ? "nll" : "hinge"; }
   Metrics evaluate(Split split);
-  NamedMats save_state() const { return {}; }
-  void load_state(const NamedMats&) {}
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
   // Predicted tags (in data.scheme) for every sentence of `data`, with the seconds it took.
@@ -60,7 +49,6 @@ class NerTask {
   std::vector<Sentence> train_, dev_, test_;
   NerVocab vocab_;
   std::vector<std::vector<int>> batches_;
-  dist::Shard shard_;
   ParamStore store_;
   std::unique_ptr<NerModel> model_;
   long embeddings_found_ = 0;

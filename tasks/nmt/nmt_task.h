@@ -28,19 +28,13 @@ struct SubwordPair {
 };
 SubwordPair load_subwords(const NmtDataConfig& c);
 
-class NmtTask {
+class NmtTask : public TaskDefaults {
  public:
   NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  static std::vector<std::string> flags() { return {}; }
   // The task's own keys (data.*, model.*, decode.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() {
-    std::vector<KeyDoc> out;
-    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
-    nmt_data_table().append_docs({}, "data.", out);
-    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
-    nmt_model_table().append_docs({}, "model.", out);
-    out.push_back({"decode", "section", nlohmann::json::object(), "", "beam search (decode.*)", false});
-    decode_table().append_docs({}, "decode.", out);
+    std::vector<KeyDoc> out = data_model_keys(nmt_data_table(), nmt_model_table());
+    append_section_keys(out, "decode", decode_table(), "beam search (decode.*)");
     return out;
   }
   // train.batch_size is the LM's; this task batches by data.batch_tokens and data.max_sentences.
@@ -58,12 +52,7 @@ class NmtTask {
   ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
-  // Data-parallel (core/train/dist.h): this rank computes its share of each batch; the loss keeps the
-  // full batch\'s denominator, so the gradients summed over ranks are the full batch\'s.
-  void set_shard(const dist::Shard& s) { shard_ = s; }
   Metrics evaluate(Split split);
-  NamedMats save_state() const { return {}; }
-  void load_state(const NamedMats&) {}
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
   const RnnSearch& model() const { return *model_; }
@@ -89,7 +78,6 @@ class NmtTask {
   SubwordPair sp_;
   Parallel train_, dev_, test_;
   std::vector<std::vector<int>> batches_;
-  dist::Shard shard_;   // one process: everything
   ParamStore store_;
   std::unique_ptr<RnnSearch> model_;
   Scored last_test_, last_dev_;        // the final test and dev evaluations, written out by finish()

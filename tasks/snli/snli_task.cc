@@ -68,12 +68,8 @@ nlohmann::json SnliTask::score(const std::vector<Pair>& data, std::vector<int>* 
 }
 
 Metrics SnliTask::evaluate(Split split) {
-  Metrics m;
-  m.primary_name = "accuracy";
-  m.higher_is_better = true;
-  m.values = split == Split::kDev ? score(dev_, &dev_pred_) : score(test_, &test_pred_);
-  m.primary = m.values.at("accuracy").get<double>();
-  return m;
+  return metrics_from(split == Split::kDev ? score(dev_, &dev_pred_) : score(test_, &test_pred_), "accuracy",
+                      /*higher_is_better=*/true);
 }
 
 void SnliTask::finish(const std::string& run_dir, nlohmann::json& summary) {

@@ -12,19 +12,11 @@
 
 namespace twin::snli {
 
-class SnliTask {
+class SnliTask : public TaskDefaults {
  public:
   SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  static std::vector<std::string> flags() { return {}; }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() {
-    std::vector<KeyDoc> out;
-    out.push_back({"data", "section", nlohmann::json::object(), "", "the data (data.*)", false});
-    snli_data_table().append_docs({}, "data.", out);
-    out.push_back({"model", "section", nlohmann::json::object(), "", "the model (model.*)", false});
-    snli_model_table().append_docs({}, "model.", out);
-    return out;
-  }
+  static std::vector<KeyDoc> keys() { return data_model_keys(snli_data_table(), snli_model_table()); }
   static std::string help_modes() {
     return "Modes:\n"
            "  snli predict <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
@@ -38,12 +30,7 @@ class SnliTask {
   ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
-  // Data-parallel (core/train/dist.h): this rank computes its share of each batch; the loss keeps the
-  // full batch\'s denominator, so the gradients summed over ranks are the full batch\'s.
-  void set_shard(const dist::Shard& s) { shard_ = s; }
   Metrics evaluate(Split split);
-  NamedMats save_state() const { return {}; }
-  void load_state(const NamedMats&) {}
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
   // Predicted label per pair of `data` with the current parameters.
@@ -59,7 +46,6 @@ class SnliTask {
   Vocab vocab_;
   long glove_found_ = 0;
   std::vector<std::vector<int>> batches_;
-  dist::Shard shard_;   // one process: everything
   ParamStore store_;
   std::unique_ptr<SnliModel> model_;
   std::vector<int> dev_pred_, test_pred_;   // of the last evaluate(): written to predictions/ by finish()
