@@ -878,6 +878,12 @@ def describe(name, old, new):
     return msg
 
 
+def choose_baseline(baselines, platform):
+    """(path, baseline) recorded on `platform` (the floats are the platform's), else the first: its keys and
+    configs hold no computed floats and are compared all the same."""
+    return next(((path, b) for path, b in baselines if b.get("platform") == platform), baselines[0])
+
+
 def compare(baseline, entries, platform, filt, strict, out):
     base = baseline["entries"]
     same_platform = baseline.get("platform") == platform
@@ -928,7 +934,9 @@ def main(argv=None):
     r.add_argument("--out", default="tests/golden/task_outputs.json")
     c = sub.add_parser("check", help="compare the current binaries with the baseline")
     c.add_argument("--bin", default="build/bin")
-    c.add_argument("--baseline", default="tests/golden/task_outputs.json")
+    c.add_argument("--baseline", action="append", default=None,
+                   help="a baseline file; several: the one recorded on this platform is used (default: every "
+                        "tests/golden/task_outputs*.json)")
     c.add_argument("-k", dest="filter", default="",
                    help="only the entries whose name contains this (and run only what makes them)")
     c.add_argument("--strict", action="store_true", help="compare the run entries on another platform too")
@@ -966,14 +974,28 @@ def main(argv=None):
             os.replace(tmp, a.out)
             print("recorded %d entries in %s (%.1f s)" % (len(entries), a.out, time.time() - t0))
             return 0
-        with open(a.baseline, encoding="utf-8") as f:
-            baseline = json.load(f)
-        if baseline.get("format") != FORMAT:
-            raise SetupError("%s has format %s, this script writes %s: re-record it" % (a.baseline,
-                                                                                       baseline.get("format"), FORMAT))
+        paths = a.baseline or sorted(glob.glob(os.path.join(SOURCE, "tests", "golden", "task_outputs*.json")))
+        if not paths:
+            raise SetupError("no baseline (tests/golden/task_outputs*.json): record one first")
+        baselines = []
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
+                b = json.load(f)
+            if b.get("format") != FORMAT:
+                raise SetupError("%s has format %s, this script writes %s: re-record it" % (path, b.get("format"),
+                                                                                           FORMAT))
+            baselines.append((path, b))
+
+        def for_platform(p):
+            return choose_baseline(baselines, p)
         # On another platform the smoke runs would be skipped: they are not run at all.
         entries, platform = collect(a.bin, a.filter, a.jobs, a.keep, log,
-                                       runs=lambda p: a.strict or p == baseline.get("platform"))
+                                    runs=lambda p: a.strict or for_platform(p)[1].get("platform") == p)
+        path, baseline = for_platform(platform)
+        if len(baselines) > 1:
+            print("check_task_outputs: baseline %s (%s)" % (os.path.relpath(path), "recorded on this platform"
+                                                            if baseline.get("platform") == platform else
+                                                            "none of %d was recorded on this platform" % len(baselines)))
         passed, failed, skipped = compare(baseline, entries, platform, a.filter, a.strict, print)
         print("check_task_outputs: %.1f s" % (time.time() - t0))
         print("%d passed, %d failed%s" % (passed, failed, ", %d skipped" % skipped if skipped else ""))

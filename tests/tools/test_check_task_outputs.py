@@ -138,6 +138,13 @@ class Compare(unittest.TestCase):
         (p, f, s), _ = self.run_compare(now, platform={"cpu": {"flags": "avx512f"}}, strict=True)
         self.assertEqual((p, f, s), (2, 1, 0))
 
+    def test_the_baseline_of_this_platform_is_chosen(self):
+        amd, intel = {"cpu": {"vendor_id": "AuthenticAMD"}}, {"cpu": {"vendor_id": "GenuineIntel"}}
+        found = [("a.json", {"platform": amd}), ("b.json", {"platform": intel})]
+        self.assertEqual(cto.choose_baseline(found, intel)[0], "b.json")
+        self.assertEqual(cto.choose_baseline(found, amd)[0], "a.json")
+        self.assertEqual(cto.choose_baseline(found, {"cpu": {}})[0], "a.json")   # none: the first (runs skipped)
+
     def test_filter_selects_units(self):
         self.assertTrue(cto.selected("lm", "run/lm"))
         self.assertTrue(cto.selected("run/lm/files/metrics.jsonl", "run/lm"))
