@@ -10,6 +10,7 @@
 #include "ops/ops.h"
 #include "train/checkpoint.h"
 #include "train/predict_cli.h"
+#include "train/trained_run.h"
 
 namespace twin::classify {
 
@@ -23,14 +24,9 @@ const char* kUsage =
 }  // namespace
 
 Predictor Predictor::load(const std::string& run_dir) {
-  const nlohmann::json cfg = load_run_config(run_dir, "classify", "num_labels");
-  const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
   Predictor p;
-  JsonReader root(cfg, cfg_path);
-  JsonReader dr = root.child("data");
-  p.data = parse_classify_data(dr);
-  JsonReader mr = root.child("model");
-  p.model_cfg = parse_classify_model(mr);
+  read_run_sections(p, run_dir, "classify", "num_labels", parse_classify_data, parse_classify_model);
+  const std::string cfg_path = run_dir + "/config.resolved.json";
   const std::string vocab_path = run_dir + "/vocab.txt";
   if (fs::exists(vocab_path)) {
     p.vocab = Vocab::load(vocab_path, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
@@ -45,9 +41,9 @@ Predictor Predictor::load(const std::string& run_dir) {
     p.vocab = build_vocab(train, p.data);
   }
   TW_CHECK(p.num_labels >= 2, cfg_path, ": data.num_labels is ", p.num_labels, " (a trained run records at least 2)");
-  p.store = std::make_unique<ParamStore>(1);
-  p.model = std::make_unique<ClassifyModel>(p.model_cfg, p.vocab.size(), p.num_labels, *p.store);
-  load_params(model_path, *p.store, LoadMode::kStrict);
+  load_run_model(p, run_dir, [&](ParamStore& store) {
+    return std::make_unique<ClassifyModel>(p.model_cfg, p.vocab.size(), p.num_labels, store);
+  });
   return p;
 }
 

@@ -17,6 +17,7 @@
 #include "classify_data.h"
 #include "classify_model.h"
 #include "eval/labels.h"
+#include "train/trained_run.h"
 
 namespace twin::classify {
 
@@ -28,13 +29,8 @@ std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab&
                                         const std::vector<Example>& sentences, int batch);
 
 // A trained classifier loaded from a run folder.
-struct Predictor {
-  ClassifyDataConfig data;
-  ClassifyModelConfig model_cfg;
-  Vocab vocab;
+struct Predictor : TrainedModel<ClassifyDataConfig, ClassifyModelConfig, Vocab, ClassifyModel> {
   int num_labels = 0;
-  std::unique_ptr<ParamStore> store;
-  std::unique_ptr<ClassifyModel> model;
 
   static Predictor load(const std::string& run_dir);
   // The tokens of each line (lowercased when the run was); `source` names the input in errors

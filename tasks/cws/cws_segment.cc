@@ -12,6 +12,7 @@
 #include "data/text.h"
 #include "train/checkpoint.h"
 #include "train/predict_cli.h"
+#include "train/trained_run.h"
 
 namespace twin::cws {
 
@@ -32,14 +33,8 @@ void save_vocab(const CwsVocab& v, const std::string& run_dir, bool bigrams) {
 }
 
 Segmenter Segmenter::load(const std::string& run_dir) {
-  const nlohmann::json cfg = load_run_config(run_dir, "cws", "bigrams");
-  const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
   Segmenter s;
-  JsonReader root(cfg, cfg_path);
-  JsonReader dr = root.child("data");
-  s.data = parse_cws_data(dr);
-  JsonReader mr = root.child("model");
-  s.model_cfg = parse_cws_model(mr);
+  read_run_sections(s, run_dir, "cws", "bigrams", parse_cws_data, parse_cws_model);
   const std::string chars_path = run_dir + "/vocab.chars.txt", bigrams_path = run_dir + "/vocab.bigrams.txt";
   if (fs::exists(chars_path)) {
     s.vocab.chars = Vocab::load(chars_path, kVocabOptions);
@@ -51,10 +46,10 @@ Segmenter Segmenter::load(const std::string& run_dir) {
                  run_dir.c_str(), s.data.dir.c_str(), s.data.train.c_str());
     s.vocab = build_vocab(read_split(s.data, s.data.train), s.data);
   }
-  s.store = std::make_unique<ParamStore>(1);
-  s.model = std::make_unique<CwsModel>(s.model_cfg, s.vocab.chars.size(), s.data.bigrams ? s.vocab.bigrams.size() : 0,
-                                       *s.store);
-  load_params(model_path, *s.store, LoadMode::kStrict);
+  load_run_model(s, run_dir, [&](ParamStore& store) {
+    return std::make_unique<CwsModel>(s.model_cfg, s.vocab.chars.size(), s.data.bigrams ? s.vocab.bigrams.size() : 0,
+                                      store);
+  });
   return s;
 }
 

@@ -13,16 +13,12 @@
 
 #include "cws_data.h"
 #include "cws_model.h"
+#include "train/trained_run.h"
 
 namespace twin::cws {
 
 // A trained CWS model loaded from a run folder.
-struct Segmenter {
-  CwsDataConfig data;
-  CwsModelConfig model_cfg;
-  CwsVocab vocab;
-  std::unique_ptr<ParamStore> store;
-  std::unique_ptr<CwsModel> model;
+struct Segmenter : TrainedModel<CwsDataConfig, CwsModelConfig, CwsVocab, CwsModel> {
 
   static Segmenter load(const std::string& run_dir);
   // One word list per line (empty for a line without characters); `where(i)` names line i in errors.

@@ -13,6 +13,7 @@
 #include "data/text.h"
 #include "train/checkpoint.h"
 #include "train/predict_cli.h"
+#include "train/trained_run.h"
 
 namespace twin::lm {
 
@@ -27,14 +28,8 @@ const char* kUsage =
 }  // namespace
 
 Scorer Scorer::load(const std::string& run_dir) {
-  const nlohmann::json cfg = load_run_config(run_dir, "lm", "bptt");
-  const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
   Scorer s;
-  JsonReader root(cfg, cfg_path);
-  JsonReader dr = root.child("data");
-  s.data = parse_lm_data(dr);
-  JsonReader mr = root.child("model");
-  s.model_cfg = parse_lm_model(mr);
+  read_run_sections(s, run_dir, "lm", "bptt", parse_lm_data, parse_lm_model);
   const std::string vocab_path = run_dir + "/vocab.txt";
   if (fs::exists(vocab_path)) {
     s.vocab = Vocab::load(vocab_path, VocabOptions{{}, "<unk>", false, 1, 0});
@@ -45,9 +40,7 @@ Scorer Scorer::load(const std::string& run_dir) {
     s.vocab = load_corpus(s.data).vocab;
   }
   TW_CHECK(s.vocab.find("<eos>") >= 0, vocab_path, ": no <eos> word");
-  s.store = std::make_unique<ParamStore>(1);
-  s.model = std::make_unique<LmModel>(s.model_cfg, s.vocab.size(), *s.store);
-  load_params(model_path, *s.store, LoadMode::kStrict);
+  load_run_model(s, run_dir, [&](ParamStore& store) { return std::make_unique<LmModel>(s.model_cfg, s.vocab.size(), store); });
   return s;
 }
 

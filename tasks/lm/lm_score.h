@@ -15,6 +15,7 @@
 
 #include "lm_data.h"
 #include "lm_model.h"
+#include "train/trained_run.h"
 
 namespace twin::lm {
 
@@ -24,12 +25,8 @@ struct SentenceScore {
   long unknown = 0;     // words mapped to <unk>
 };
 
-struct Scorer {
-  LmDataConfig data;
-  LmModelConfig model_cfg;
-  Vocab vocab{VocabOptions{{}, "<unk>", false, 1, 0}};
-  std::unique_ptr<ParamStore> store;
-  std::unique_ptr<LmModel> model;
+struct Scorer : TrainedModel<LmDataConfig, LmModelConfig, Vocab, LmModel> {
+  Scorer() { vocab = Vocab(VocabOptions{{}, "<unk>", false, 1, 0}); }
 
   static Scorer load(const std::string& run_dir);
   // One score per line; `source` names the input in errors (invalid UTF-8: "<source>:<line>").

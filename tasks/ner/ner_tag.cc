@@ -9,6 +9,7 @@
 #include "data/text.h"
 #include "train/checkpoint.h"
 #include "train/predict_cli.h"
+#include "train/trained_run.h"
 #include "train/run_dir.h"
 
 namespace twin::ner {
@@ -42,14 +43,8 @@ void save_vocab(const NerVocab& v, const std::string& run_dir) {
 }
 
 Tagger Tagger::load(const std::string& run_dir) {
-  const nlohmann::json cfg = load_run_config(run_dir, "ner", "scheme");
-  const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
   Tagger t;
-  JsonReader root(cfg, cfg_path);
-  JsonReader dr = root.child("data");
-  t.data = parse_ner_data(dr);
-  JsonReader mr = root.child("model");
-  t.model_cfg = parse_ner_model(mr);
+  read_run_sections(t, run_dir, "ner", "scheme", parse_ner_data, parse_ner_model);
   const std::string words_path = run_dir + "/vocab.words.txt", chars_path = run_dir + "/vocab.chars.txt",
                     tags_path = run_dir + "/tags.txt";
   if (fs::exists(words_path)) {
@@ -63,10 +58,10 @@ Tagger Tagger::load(const std::string& run_dir) {
                  run_dir.c_str(), t.data.text.dir.c_str(), t.data.text.train.c_str(), t.data.extension.c_str());
     t.vocab = build_vocab(read_split(t.data, t.data.text.train), t.data);
   }
-  t.store = std::make_unique<ParamStore>(1);
-  t.model = std::make_unique<NerModel>(t.model_cfg, t.vocab.words.size(), t.vocab.chars.size(),
-                                       static_cast<int>(t.vocab.tags.size()), *t.store);
-  load_params(model_path, *t.store, LoadMode::kStrict);
+  load_run_model(t, run_dir, [&](ParamStore& store) {
+    return std::make_unique<NerModel>(t.model_cfg, t.vocab.words.size(), t.vocab.chars.size(),
+                                      static_cast<int>(t.vocab.tags.size()), store);
+  });
   return t;
 }
 

@@ -16,16 +16,12 @@
 
 #include "ner_data.h"
 #include "ner_model.h"
+#include "train/trained_run.h"
 
 namespace twin::ner {
 
 // A trained NER model loaded from a run folder.
-struct Tagger {
-  NerDataConfig data;
-  NerModelConfig model_cfg;
-  NerVocab vocab;
-  std::unique_ptr<ParamStore> store;
-  std::unique_ptr<NerModel> model;
+struct Tagger : TrainedModel<NerDataConfig, NerModelConfig, NerVocab, NerModel> {
 
   static Tagger load(const std::string& run_dir);
   // The tokens of each line; `source` names the input in errors ("<source>:<line>: invalid UTF-8 ...").

@@ -11,6 +11,7 @@
 #include "ops/ops.h"
 #include "train/checkpoint.h"
 #include "train/predict_cli.h"
+#include "train/trained_run.h"
 
 namespace twin::snli {
 
@@ -25,14 +26,8 @@ const char* kUsage =
 
 Predictor Predictor::load(const std::string& run_dir) {
   // snli's data keys are all shared with classify (which adds num_labels), so the model's `kind` marks the task.
-  const nlohmann::json cfg = load_run_config(run_dir, "snli", "lowercase", "kind");
-  const std::string cfg_path = run_dir + "/config.resolved.json", model_path = run_dir + "/model.best.bin";
   Predictor p;
-  JsonReader root(cfg, cfg_path);
-  JsonReader dr = root.child("data");
-  p.data = parse_snli_data(dr);
-  JsonReader mr = root.child("model");
-  p.model_cfg = parse_snli_model(mr);
+  read_run_sections(p, run_dir, "snli", "lowercase", parse_snli_data, parse_snli_model, "kind");
   const std::string vocab_path = run_dir + "/vocab.txt";
   if (fs::exists(vocab_path)) {
     p.vocab = Vocab::load(vocab_path, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
@@ -42,9 +37,7 @@ Predictor Predictor::load(const std::string& run_dir) {
                  run_dir.c_str(), p.data.dir.c_str(), p.data.train.c_str());
     p.vocab = build_vocab(read_split(p.data, p.data.train), p.data);
   }
-  p.store = std::make_unique<ParamStore>(1);
-  p.model = std::make_unique<SnliModel>(p.model_cfg, p.vocab.size(), *p.store);
-  load_params(model_path, *p.store, LoadMode::kStrict);
+  load_run_model(p, run_dir, [&](ParamStore& store) { return std::make_unique<SnliModel>(p.model_cfg, p.vocab.size(), store); });
   return p;
 }
 

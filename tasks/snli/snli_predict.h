@@ -18,6 +18,7 @@
 #include "snli_data.h"
 #include "eval/labels.h"
 #include "snli_model.h"
+#include "train/trained_run.h"
 
 namespace twin::snli {
 
@@ -29,12 +30,7 @@ std::vector<Prediction> label_pairs(const SnliModel& model, const Vocab& vocab, 
                                     int batch);
 
 // A trained SNLI model loaded from a run folder.
-struct Predictor {
-  SnliDataConfig data;
-  SnliModelConfig model_cfg;
-  Vocab vocab;
-  std::unique_ptr<ParamStore> store;
-  std::unique_ptr<SnliModel> model;
+struct Predictor : TrainedModel<SnliDataConfig, SnliModelConfig, Vocab, SnliModel> {
 
   static Predictor load(const std::string& run_dir);
   // The pairs of the lines (lowercased when the run was); `source` names the input in errors
