@@ -11,7 +11,7 @@
 #include "gradcheck.h"
 #include "ops/ops.h"
 #include "rnn/cell_factory.h"
-#include "rnn/cell_variants.h"
+#include "cell_variants.h"
 #include "rnn/gates.h"
 #include "rnn/stacked.h"
 #include "test_util.h"

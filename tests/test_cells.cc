@@ -8,7 +8,7 @@
 
 #include "ops/ops.h"
 #include "rnn/cell_factory.h"
-#include "rnn/cell_variants.h"
+#include "cell_variants.h"
 #include "rnn/rnn.h"
 #include "test_util.h"
 

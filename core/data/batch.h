@@ -49,5 +49,15 @@ struct BatchingOptions {
 // on its own becomes a batch of one rather than being dropped (filtering by length is the caller's choice).
 std::vector<std::vector<int>> make_batches(const std::vector<int>& lengths, const BatchingOptions& opts,
                                            Rng& rng);
+// make_batches over a task's examples, each example's length given by `length` (tokens, characters, the
+// premise and hypothesis together, ...).
+template <class Example, class Length>
+std::vector<std::vector<int>> batches_by_length(const std::vector<Example>& data, Length length,
+                                                const BatchingOptions& opts, Rng& rng) {
+  std::vector<int> lengths;
+  lengths.reserve(data.size());
+  for (const Example& e : data) lengths.push_back(static_cast<int>(length(e)));
+  return make_batches(lengths, opts, rng);
+}
 
 }  // namespace twin

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "optim/optim_config.h"
-#include "rnn/cell_config.h"
 
 namespace twin {
 

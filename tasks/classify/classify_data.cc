@@ -120,10 +120,8 @@ ClassifyBatch make_batch(const std::vector<Example>& data, const std::vector<int
 
 std::vector<std::vector<int>> classify_batches(const std::vector<Example>& data, int batch_size, int maxi_batch,
                                                bool shuffle, Rng& rng) {
-  std::vector<int> lengths;
-  lengths.reserve(data.size());
-  for (const Example& e : data) lengths.push_back(static_cast<int>(e.tokens.size()));
-  return make_batches(lengths, {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
+  return batches_by_length(data, [](const Example& e) { return e.tokens.size(); },
+                           {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
 }
 
 }  // namespace twin::classify

@@ -167,10 +167,8 @@ NerBatch make_batch(const std::vector<Sentence>& data, const std::vector<int>& i
 
 std::vector<std::vector<int>> ner_batches(const std::vector<Sentence>& data, int batch_size, int maxi_batch,
                                           bool shuffle, Rng& rng) {
-  std::vector<int> lengths;
-  lengths.reserve(data.size());
-  for (const Sentence& s : data) lengths.push_back(static_cast<int>(s.tokens.size()));
-  return make_batches(lengths, {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
+  return batches_by_length(data, [](const Sentence& s) { return s.tokens.size(); },
+                           {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
 }
 
 }  // namespace twin::ner

@@ -108,10 +108,8 @@ SnliBatch make_batch(const std::vector<Pair>& data, const std::vector<int>& inde
 
 std::vector<std::vector<int>> snli_batches(const std::vector<Pair>& data, int batch_size, int maxi_batch,
                                            bool shuffle, Rng& rng) {
-  std::vector<int> lengths;
-  lengths.reserve(data.size());
-  for (const Pair& p : data) lengths.push_back(static_cast<int>(p.premise.size() + p.hypothesis.size()));
-  return make_batches(lengths, {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
+  return batches_by_length(data, [](const Pair& p) { return p.premise.size() + p.hypothesis.size(); },
+                           {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
 }
 
 }  // namespace twin::snli

@@ -1,6 +1,7 @@
 // Named cell configurations that cover every registered cell at its defaults plus each variant option
 // (ATR output/bias/input_tanh/coupled, LRN/oLRN/RAN output and layer norm, GRU reset position, ...).
-// The tests iterate over it (gradient checks, parameter counts, goldens); the speed task can too.
+// The tests iterate over it (gradient checks, parameter counts, goldens): test code, compiled into the test
+// binaries (twin_tests in float, twin_gradcheck in double), not into the core library.
 #pragma once
 #include <string>
 #include <utility>

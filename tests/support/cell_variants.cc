@@ -1,4 +1,4 @@
-#include "rnn/cell_variants.h"
+#include "cell_variants.h"
 
 #include "graph/graph.h"
 #include "rnn/cell_factory.h"
