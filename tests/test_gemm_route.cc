@@ -2,6 +2,7 @@
 // libraries and thread counts, and the backends line of --version and the speed reports.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "base/check.h"
@@ -128,6 +129,25 @@ TEST(GemmRoute, BackendsTextSaysWhatTheVariableDisabled) {
   const std::string blas_only = gemm_backends_text(kBlasOnly, true);
   EXPECT_NE(blas_only.find("kernels (large products)"), std::string::npos) << blas_only;
 }
+
+#ifdef TW_BIN_DIR
+// The same through the variable itself, in a task binary's --version (the variable is read once per process).
+TEST(GemmRoute, VersionLineSaysWhatTheVariableDisabled) {
+  const std::string cmd = std::string("TWIN_GEMM_BACKENDS=eigen ") + TW_BIN_DIR + "/lm --version 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr) << cmd;
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  ASSERT_EQ(pclose(p), 0) << cmd << "\n" << out;
+  EXPECT_NE(out.find("OpenBLAS "), std::string::npos) << out;
+  EXPECT_NE(out.find("(unused: disabled by TWIN_GEMM_BACKENDS"), std::string::npos) << out;
+  EXPECT_EQ(out.find("(unused: disabled)"), std::string::npos) << out;
+  if (blis_available() && detected_gemm_backends().blis) {
+    EXPECT_EQ(out.find("reference kernels"), std::string::npos) << out;
+  }
+}
+#endif
 
 // TWIN_GEMM_BACKENDS's values: the probe, each library, a list, "eigen" for none; a library the build lacks or
 // a name the routing does not know is an error that names the variable and the bad name.

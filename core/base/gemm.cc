@@ -84,7 +84,10 @@ void set_gemm_backends(const GemmBackends& b) {
   backends_in_use() = GemmBackends{b.blis && blis_available(), b.blas, b.dnnl && dnnl_available()};
 }
 
-std::string gemm_backends_text() { return gemm_backends_text(gemm_backends(), g_from_variable); }
+std::string gemm_backends_text() {
+  const GemmBackends b = gemm_backends();   // first: reading the variable sets g_from_variable
+  return gemm_backends_text(b, g_from_variable);
+}
 
 std::string gemm_backends_text(const GemmBackends& b, bool from_variable) {
   // Why a library is left out: the probe's reason when the probe leaves it out; else it was disabled, by
