@@ -68,7 +68,9 @@ int main(int argc, char** argv) {
   if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
     std::printf("%s\n\nTimes every product shape of our models in Eigen (serial, split by columns), OpenBLAS, BLIS and\n"
                 "oneDNN at each thread count (default 2; reps 7, best kept; --rounds N: the libraries in turn N\n"
-                "times, each one's median kept) and prints which is fastest; --out writes PREFIX.json/.md/.csv. What the routing takes from it: results/gemm_bench.md.\n", kUsage);
+                "times, each one's median kept) and prints which is fastest; --out writes\n"
+                "PREFIX.json/.md/.csv. What the routing takes from it: results/gemm_bench.md and core/base/gemm.h.\n",
+                kUsage);
     return 0;
   }
   try {
