@@ -19,6 +19,7 @@
 #include "base/threads.h"
 #include "base/gemm.h"
 #include "base/gemm_blis.h"
+#include "base/gemm_dnnl.h"
 #include "ops/ops.h"
 
 namespace twin {
@@ -251,58 +252,77 @@ void check_gemm_modes(GemmFn fn, Index m, Index n, Index k, double tol) {
 }
 
 // Every library the build has, trusted, whatever this machine's probe says (gemm.h, GemmBackends): so that the
-// BLAS and BLIS paths are checked here even on a machine where gemm() would not route to them.
+// BLAS and BLIS paths are checked here even on a machine where gemm() would not route to them. With `dnnl`,
+// oneDNN too: it then takes every product from kDnnlMinWork multiply-adds, the others keep the smaller ones.
 struct AllGemmBackends {
   GemmBackends saved = gemm_backends();
-  AllGemmBackends() { set_gemm_backends(GemmBackends{blis_available(), true}); }
+  explicit AllGemmBackends(bool dnnl) { set_gemm_backends(GemmBackends{blis_available(), true, dnnl}); }
   ~AllGemmBackends() { set_gemm_backends(saved); }
 };
 
-void check_gemm_all_modes(Index m, Index n, Index k, GemmRoute expect, double tol) {
-  const AllGemmBackends all;
+void check_gemm_all_modes(bool dnnl, Index m, Index n, Index k, GemmRoute expect, double tol) {
+  const AllGemmBackends all(dnnl);
   ASSERT_STREQ(gemm_route_name(gemm_route(m, n, k)), gemm_route_name(expect))
       << "test shape no longer exercises the intended path";
   check_gemm_modes(&gemm, m, n, k, tol);
 }
 }  // namespace
 
-TEST(Gemm, BlasPathMatchesReference) {
+// The product tests run twice: on the libraries without oneDNN ("Libraries") and with it ("Dnnl", skipped in a
+// build without oneDNN), where the shapes above kDnnlMinWork go to oneDNN instead.
+class GemmPath : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    if (dnnl() && !dnnl_available()) GTEST_SKIP() << "this build has no oneDNN (libdnnl-dev not installed)";
+  }
+  bool dnnl() const { return GetParam(); }
+  GemmRoute or_dnnl(GemmRoute without) const { return dnnl() ? GemmRoute::kDnnl : without; }
+};
+INSTANTIATE_TEST_SUITE_P(Gemm, GemmPath, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& p) { return p.param ? "Dnnl" : "Libraries"; });
+
+TEST_P(GemmPath, BlasPathMatchesReference) {
   // Distinct m, n, k so a swapped leading dimension cannot go unnoticed.
-  check_gemm_all_modes(/*m=*/170, /*n=*/150, /*k=*/190, GemmRoute::kBlas, 2e-4);
+  check_gemm_all_modes(dnnl(), /*m=*/170, /*n=*/150, /*k=*/190, or_dnnl(GemmRoute::kBlas), 2e-4);
 }
 
-TEST(Gemm, EigenPathMatchesReference) {
-  check_gemm_all_modes(/*m=*/20, /*n=*/7, /*k=*/130, GemmRoute::kEigen, 1e-4);
+TEST_P(GemmPath, EigenPathMatchesReference) {
+  // 18,200 multiply-adds: Eigen's, with oneDNN or without.
+  check_gemm_all_modes(dnnl(), /*m=*/20, /*n=*/7, /*k=*/130, GemmRoute::kEigen, 1e-4);
 }
 
-// The thin products' BLIS path (row-major strides into BLIS's typed API), on one and two threads.
-TEST(Gemm, BlisPathMatchesReference) {
+// The thin products' BLIS path (row-major strides into BLIS's typed API), and oneDNN's for the same shape, on
+// one and two threads.
+TEST_P(GemmPath, BlisPathMatchesReference) {
   if (!blis_available()) GTEST_SKIP() << "this build has no BLIS (libblis-openmp-dev not installed)";
   const int saved = num_threads();
   for (int threads : {1, 2}) {
     set_num_threads(threads);
-    check_gemm_all_modes(/*m=*/20, /*n=*/301, /*k=*/200, GemmRoute::kBlis, 2e-6 * 200);
-    check_gemm_modes(&gemm_blis, /*m=*/3, /*n=*/17, /*k=*/5, 1e-5);   // any shape works when called directly
+    check_gemm_all_modes(dnnl(), /*m=*/20, /*n=*/301, /*k=*/200, or_dnnl(GemmRoute::kBlis), 2e-6 * 200);
+    // any shape works when called directly
+    check_gemm_modes(dnnl() ? &gemm_dnnl : &gemm_blis, /*m=*/3, /*n=*/17, /*k=*/5, 1e-5);
   }
   set_num_threads(saved);
 }
 
 // gemm()'s Eigen path split over two threads by output columns, including a narrow output (n < 64: one
-// block) and a ragged split (n = 301), every transpose and beta: equal to the double-precision reference.
-TEST(Gemm, EigenSplitPathMatchesReference) {
+// block) and a ragged split (n = 301), every transpose and beta: equal to the double-precision reference. The
+// same shapes through oneDNN directly in the Dnnl run.
+TEST_P(GemmPath, EigenSplitPathMatchesReference) {
   const int saved = num_threads();
   set_num_threads(2);
   for (const auto& [m, n, k] : {std::tuple<Index, Index, Index>{20, 301, 200}, {20, 40, 2000}, {3, 130, 4000}})
-    check_gemm_modes(&gemm_eigen, m, n, k, 2e-6 * static_cast<double>(k));
+    check_gemm_modes(dnnl() ? &gemm_dnnl : &gemm_eigen, m, n, k, 2e-6 * static_cast<double>(k));
   set_num_threads(saved);
 }
 
-TEST(Gemm, MatmulOpSameOnBothPaths) {
-  // The same product computed by matmul (large: BLAS) and row block by row block (thin: BLIS or Eigen).
-  const AllGemmBackends all;
+TEST_P(GemmPath, MatmulOpSameOnBothPaths) {
+  // The same product computed by matmul (large: BLAS, or oneDNN) and row block by row block (thin: BLIS or
+  // Eigen, below oneDNN's threshold).
+  const AllGemmBackends all(dnnl());
   const Mat x = randn(512, 96, 4), w = randn(96, 88, 5);
-  ASSERT_EQ(gemm_route(512, 88, 96), GemmRoute::kBlas);
-  ASSERT_NE(gemm_route(16, 88, 96), GemmRoute::kBlas);
+  ASSERT_EQ(gemm_route(512, 88, 96), or_dnnl(GemmRoute::kBlas));
+  ASSERT_NE(gemm_route(16, 88, 96), gemm_route(512, 88, 96));
   Graph g;
   const Mat big = matmul(g.constant(x), g.constant(w)).val();
   for (Index r0 = 0; r0 < 512; r0 += 16) {

@@ -113,6 +113,14 @@ TEST(Speed, SmokeConfigRecordsAndFiles) {
     EXPECT_GT(r.fma_peak_gflops, 0);
     EXPECT_NEAR(r.peak_fraction, r.train_gflops / r.fma_peak_gflops, 1e-12);
 #endif
+    // The peak is the widest vectors' (issue 56): 512-bit on a CPU with AVX-512F, the 256-bit figure beside it.
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+      EXPECT_EQ(r.fma_peak_bits, __builtin_cpu_supports("avx512f") ? 512 : 256);
+      EXPECT_GT(r.fma_peak_256_gflops, 0);
+      if (r.fma_peak_bits == 256) {
+        EXPECT_EQ(r.fma_peak_gflops, r.fma_peak_256_gflops);
+      }
+    }
     // Parameters: the model's own ParamStore, built the same way, and the closed form.
     ParamStore store(cfg.seed);
     lm::LmModelConfig mc;

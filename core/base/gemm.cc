@@ -2,6 +2,7 @@
 
 #include "base/check.h"
 #include "base/gemm_blis.h"
+#include "base/gemm_dnnl.h"
 #include "base/profile.h"
 #include "base/threads.h"
 
@@ -34,35 +35,43 @@ bool avx512_core(std::string name) {
   return name == "skylakex" || name == "cooperlake" || name == "sapphirerapids";
 }
 
-// TWIN_GEMM_BACKENDS: unset or "detect" (the probe), else the libraries to trust, comma-separated, from
-// "blas" and "blis", or "eigen" for neither: to compare routings on one machine with one binary.
-GemmBackends from_environment() {
-  const char* v = std::getenv("TWIN_GEMM_BACKENDS");
-  if (v == nullptr || std::string(v) == "detect") return detected_gemm_backends();
-  GemmBackends b{false, false};
-  std::string s = v;
+// Whether TWIN_GEMM_BACKENDS chose the backends (then a library left out is "disabled", not "untrusted").
+bool g_from_variable = false;
+
+GemmBackends& backends_in_use() {
+  static GemmBackends b = [] {
+    const char* v = std::getenv("TWIN_GEMM_BACKENDS");
+    g_from_variable = v != nullptr && std::string(v) != "detect";
+    return parse_gemm_backends(v);
+  }();
+  return b;
+}
+}  // namespace
+
+GemmBackends parse_gemm_backends(const char* value) {
+  if (value == nullptr || std::string(value) == "detect") return detected_gemm_backends();
+  GemmBackends b{false, false, false};
+  const std::string s = value;
   for (std::size_t start = 0; start <= s.size();) {
     const std::size_t comma = std::min(s.find(',', start), s.size());
     const std::string name = s.substr(start, comma - start);
     if (name == "blas") b.blas = true;
     else if (name == "blis" && blis_available()) b.blis = true;
+    else if (name == "dnnl" && dnnl_available()) b.dnnl = true;
     else
       TW_CHECK(name == "eigen", "TWIN_GEMM_BACKENDS=", s, ": '", name, "' is not one of detect, eigen, blas",
-               blis_available() ? ", blis" : " (this build has no BLIS)", " (comma-separated)");
+               blis_available() ? ", blis" : "", dnnl_available() ? ", dnnl" : "", " (comma-separated",
+               blis_available() ? "" : "; this build has no BLIS", dnnl_available() ? "" : "; this build has no oneDNN",
+               ")");
     start = comma + 1;
   }
   return b;
 }
 
-GemmBackends& backends_in_use() {
-  static GemmBackends b = from_environment();
-  return b;
-}
-}  // namespace
-
 GemmBackends detected_gemm_backends() {
   GemmBackends b;
   b.blis = blis_available() && blis_arch() != "generic";
+  b.dnnl = dnnl_available() && dnnl_isa_tuned();
 #ifdef EIGEN_VECTORIZE_AVX512
   b.blas = avx512_core(openblas_get_corename());
 #endif
@@ -71,23 +80,41 @@ GemmBackends detected_gemm_backends() {
 
 GemmBackends gemm_backends() { return backends_in_use(); }
 void set_gemm_backends(const GemmBackends& b) {
-  backends_in_use() = GemmBackends{b.blis && blis_available(), b.blas};   // no BLIS route in a build without it
+  // No BLIS or oneDNN route in a build without it.
+  backends_in_use() = GemmBackends{b.blis && blis_available(), b.blas, b.dnnl && dnnl_available()};
 }
 
 std::string gemm_backends_text() {
-  const GemmBackends b = gemm_backends();
+  const GemmBackends b = gemm_backends();   // first: reading the variable sets g_from_variable
+  return gemm_backends_text(b, g_from_variable);
+}
+
+std::string gemm_backends_text(const GemmBackends& b, bool from_variable) {
+  // Why a library is left out: the probe's reason when the probe leaves it out; else it was disabled, by
+  // TWIN_GEMM_BACKENDS or by a set_gemm_backends() call (a test, a benchmark). Never the probe's reason for a
+  // library the probe trusts (a tuned BLIS left out by TWIN_GEMM_BACKENDS=blas is not "reference kernels").
+  const GemmBackends probe = detected_gemm_backends();
+  const auto unused = [&](bool probed, const char* probe_reason) {
+    std::string why = from_variable ? "disabled by TWIN_GEMM_BACKENDS" : probed ? "disabled" : "";
+    if (!probed) why += (why.empty() ? "" : "; ") + std::string(probe_reason);
+    return "(unused: " + why + ")";
+  };
   std::string eigen = "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) +
                       "." + std::to_string(EIGEN_MINOR_VERSION) + " (" + Eigen::SimdInstructionSetsInUse() + ")";
   std::string blas = std::string("OpenBLAS ") + openblas_get_corename() + " kernels " +
-                     (b.blas ? "(large products)" : "(unused: narrower than Eigen's vectors)");
+                     (b.blas ? "(large products)" : unused(probe.blas, "narrower than Eigen's vectors"));
   std::string text = eigen + " + " + blas;
   if (blis_available())
-    text += " + BLIS " + blis_arch() + (b.blis ? " (thin products)" : " (unused: reference kernels)");
+    text += " + BLIS " + blis_arch() + " " + (b.blis ? "(thin products)" : unused(probe.blis, "reference kernels"));
+  if (dnnl_available())
+    text += " + oneDNN " + dnnl_version() + " " + dnnl_isa() + " " +
+            (b.dnnl ? kDnnlTakes : unused(probe.dnnl, "kernels narrower than AVX2"));
   return text;
 }
 
 GemmRoute gemm_route(Index m, Index n, Index k, const GemmBackends& b, int threads) {
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (b.dnnl && work >= kDnnlMinWork) return GemmRoute::kDnnl;
   if (m < kThinRows && work >= kBlisMinWork && b.blis) return GemmRoute::kBlis;
   if (!b.blas) return GemmRoute::kEigen;
   if (threads == 1) return work >= kBlasMinWorkOneThread ? GemmRoute::kBlas : GemmRoute::kEigen;
@@ -97,7 +124,13 @@ GemmRoute gemm_route(Index m, Index n, Index k, const GemmBackends& b, int threa
 GemmRoute gemm_route(Index m, Index n, Index k) { return gemm_route(m, n, k, backends_in_use(), omp_get_max_threads()); }
 
 const char* gemm_route_name(GemmRoute r) {
-  return r == GemmRoute::kBlas ? "blas" : r == GemmRoute::kBlis ? "blis" : "eigen";
+  switch (r) {
+    case GemmRoute::kBlas: return "blas";
+    case GemmRoute::kBlis: return "blis";
+    case GemmRoute::kDnnl: return "dnnl";
+    case GemmRoute::kEigen: break;
+  }
+  return "eigen";
 }
 
 std::uint64_t gemm_flops() { return g_gemm_flops.load(std::memory_order_relaxed); }
@@ -118,6 +151,10 @@ void gemm_routed(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alph
   }
   if (route == GemmRoute::kBlis) {
     gemm_blis(a, ta, b, tb, c, alpha, beta);
+    return;
+  }
+  if (route == GemmRoute::kDnnl) {
+    gemm_dnnl(a, ta, b, tb, c, alpha, beta);
     return;
   }
   gemm_eigen(a, ta, b, tb, c, alpha, beta);

@@ -1,10 +1,12 @@
-// build/bin/gemm_bench [--threads N[,N...]] [--reps R] [--out PREFIX]
+// build/bin/gemm_bench [--threads N[,N...]] [--reps R] [--rounds N] [--out PREFIX]
 // --out writes PREFIX.json (machine, command, one row per shape x form x thread count), PREFIX.md (the same
 // table) and PREFIX.csv beside it; without it the table is only printed.
-// GFLOP/s of Eigen's own product, OpenBLAS's sgemm and (when built with it) BLIS's on the product shapes our
-// models run, in the three forms a layer needs (forward x W, input gradient dy W^T, weight gradient x^T dy),
-// Eigen both on the thread count given and on one thread. This is the measurement behind the routing
-// constants (kBlasMinWork, kThinRows, kBlisMinWork, kEigenSplitMinWork) in core/ops/linalg.h.
+// GFLOP/s of Eigen's own product, OpenBLAS's sgemm and (when built with them) BLIS's and oneDNN's (gemm_dnnl,
+// its dnnl_sgemm, and its matmul primitive) on the product shapes our models run, in the three forms a layer
+// needs (forward x W, input gradient dy W^T, weight gradient x^T dy), Eigen both on the thread count given and
+// on one thread. --rounds N times the libraries in turn N times per product and keeps each one's median (for a
+// machine shared with other work). This is the measurement behind the routing constants (kBlasMinWork,
+// kThinRows, kBlisMinWork, kEigenSplitMinWork, kDnnlMinWork) in core/base/gemm.h.
 #include <cblas.h>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include "base/rng.h"
 #include "base/threads.h"
 #include "base/gemm_blis.h"
+#include "base/gemm_dnnl.h"
 #include "ops/linalg.h"
 #include "speed_bench.h"
 #include "train/cli.h"
@@ -48,36 +51,41 @@ double time_best(int reps, const std::function<void()>& f) {
   return best;
 }
 
-const char* kUsage = "usage: gemm_bench [--threads N[,N...]] [--reps R] [--out PREFIX]";
+const char* kUsage = "usage: gemm_bench [--threads N[,N...]] [--reps R] [--rounds N] [--out PREFIX]";
 
 int positive(const std::string& flag, const std::string& v) { return static_cast<int>(twin::parse_int_flag(flag, v, 1, 1000)); }
 
 // One thread count: prints the table and appends one JSON row per shape x form to `rows`.
-void bench(int threads, int reps, nlohmann::json& rows, std::string& md);
+void bench(int threads, int reps, int rounds, nlohmann::json& rows, std::string& md);
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<int> thread_list = {2};
-  int reps = 7;
+  int reps = 7, rounds = 1;
   std::string out;
   std::string cmd = "build/bin/gemm_bench";
   if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-    std::printf("%s\n\nTimes every product shape of our models in Eigen (serial, split by columns), OpenBLAS and BLIS\n"
-                "at each thread count (default 2; reps 7, best kept) and prints which is fastest; --out writes\n"
-                "PREFIX.json/.md/.csv. What the routing takes from it: results/gemm_bench.md.\n", kUsage);
+    std::printf("%s\n\nTimes every product shape of our models in Eigen (serial, split by columns), OpenBLAS, BLIS and\n"
+                "oneDNN at each thread count (default 2; reps 7, best kept; --rounds N: the libraries in turn N\n"
+                "times, each one's median kept) and prints which is fastest; --out writes\n"
+                "PREFIX.json/.md/.csv. What the routing takes from it: results/gemm_bench.md and core/base/gemm.h.\n",
+                kUsage);
     return 0;
   }
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       cmd += " " + a;
-      TW_CHECK(a == "--threads" || a == "--reps" || a == "--out", "unknown argument '", a, "'; ", kUsage);
+      TW_CHECK(a == "--threads" || a == "--reps" || a == "--rounds" || a == "--out", "unknown argument '", a, "'; ",
+               kUsage);
       TW_CHECK(i + 1 < argc, a, " needs a value; ", kUsage);
       const std::string v = argv[++i];
       cmd += " " + v;
       if (a == "--reps") {
         reps = positive(a, v);
+      } else if (a == "--rounds") {
+        rounds = positive(a, v);
       } else if (a == "--out") {
         out = v;
       } else {
@@ -91,13 +99,13 @@ int main(int argc, char** argv) {
     }
     nlohmann::json rows = nlohmann::json::array();
     std::string md;
-    for (int t : thread_list) bench(t, reps, rows, md);
+    for (int t : thread_list) bench(t, reps, rounds, rows, md);
     if (!out.empty()) {
-      const nlohmann::json doc = {{"tool", "twinrnn gemm_bench"}, {"command", cmd}, {"reps", reps},
+      const nlohmann::json doc = {{"tool", "twinrnn gemm_bench"}, {"command", cmd}, {"reps", reps}, {"rounds", rounds},
                                   {"machine", twin::speed::machine_info()}, {"rows", rows}};
       const std::string head =
-          "# GEMM: Eigen vs OpenBLAS vs BLIS on our product shapes (GFLOP/s, best of " + std::to_string(reps) +
-          ")\n\n`" + cmd + "`, " + doc["machine"].value("date", std::string("?")) + ", " +
+          "# GEMM: Eigen vs OpenBLAS vs BLIS vs oneDNN on our product shapes (GFLOP/s, best of " +
+          std::to_string(reps) + ", median of " + std::to_string(rounds) + " interleaved rounds)\n\n`" + cmd + "`, " + doc["machine"].value("date", std::string("?")) + ", " +
           doc["machine"].value("cpu", std::string("?")) + "; " + doc["machine"].value("blas", std::string("?")) +
           ". Columns and what the routing takes from them: results/gemm_bench.md.\n";
       twin::write_text_atomic(out + ".json", doc.dump(2) + "\n");
@@ -114,11 +122,60 @@ int main(int argc, char** argv) {
 
 namespace {
 
-void bench(int threads, int reps, nlohmann::json& rows, std::string& md) {
+// One library's way of running C = op(A) op(B): its column name and the call.
+struct Backend {
+  const char* name;
+  std::function<void(const Mat&, bool, const Mat&, bool, Mat&)> run;
+};
+
+std::vector<Backend> backends(int threads) {
+  std::vector<Backend> v;
+  auto eigen = [](const Mat& a, bool ta, const Mat& b, bool tb, Mat& c) {
+    if (!ta && !tb) c.noalias() = a * b;
+    else if (ta) c.noalias() = a.transpose() * b;
+    else c.noalias() = a * b.transpose();
+  };
+  v.push_back({"eigen", eigen});
+  v.push_back({"eigen-1t", [eigen, threads](const Mat& a, bool ta, const Mat& b, bool tb, Mat& c) {
+                 Eigen::setNbThreads(1);
+                 eigen(a, ta, b, tb, c);
+                 Eigen::setNbThreads(threads);
+               }});
+  // What core/base/gemm.h's gemm() does in Eigen: serial Eigen per column block per thread.
+  v.push_back({"e-split", [](const Mat& a, bool ta, const Mat& b, bool tb, Mat& c) { twin::gemm_eigen(a, ta, b, tb, c); }});
+  v.push_back({"blas", [](const Mat& a, bool ta, const Mat& b, bool tb, Mat& c) {
+                 const long m = c.rows(), n = c.cols(), k = ta ? a.rows() : a.cols();
+                 cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k,
+                             1.f, a.data(), a.cols(), b.data(), b.cols(), 0.f, c.data(), c.cols());
+               }});
+  if (twin::blis_available())
+    v.push_back({"blis", [](const Mat& a, bool ta, const Mat& b, bool tb, Mat& c) { twin::gemm_blis(a, ta, b, tb, c, 1, 0); }});
+  if (twin::dnnl_available()) {
+    // gemm()'s oneDNN route (dnnl_sgemm) and the matmul primitive it was chosen over (core/base/gemm_dnnl.cc).
+    v.push_back({"dnnl", [](const Mat& a, bool ta, const Mat& b, bool tb, Mat& c) { twin::gemm_dnnl(a, ta, b, tb, c, 1, 0); }});
+    v.push_back({"dnnl-matmul", [](const Mat& a, bool ta, const Mat& b, bool tb, Mat& c) {
+                   twin::gemm_dnnl_matmul(a, ta, b, tb, c, 1, 0);
+                 }});
+  }
+  return v;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+void bench(int threads, int reps, int rounds, nlohmann::json& rows, std::string& md) {
   twin::set_num_threads(threads);
-  md += "\n## " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") +
-        "\n\n| shape | form | m x k x n | eigen | eigen-1t | e-split | blas | blis | winner |\n"
-        "|---|---|---|---:|---:|---:|---:|---:|---|\n";
+  const std::vector<Backend> libs = backends(threads);
+  md += "\n## " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + "\n\n| shape | form | m x k x n |";
+  std::string rule = "|---|---|---|";
+  for (const Backend& l : libs) {
+    md += std::string(" ") + l.name + " |";
+    rule += "---:|";
+  }
+  md += " winner |\n" + rule + "---|\n";
   const std::vector<Shape> shapes = {
       {"LM small step h U (ATR)", 20, 200, 200},    {"LM small step h U (GRU)", 20, 200, 600},
       {"LM small step h U (LSTM)", 20, 200, 800},   {"LM medium step h U (LSTM)", 20, 650, 2600},
@@ -129,8 +186,10 @@ void bench(int threads, int reps, nlohmann::json& rows, std::string& md) {
       {"thin 20x64x64", 20, 64, 64},                {"thin 20x128x128", 20, 128, 128},
       {"tiny", 8, 16, 16},                          {"mid", 64, 64, 64},
       {"mid-large", 128, 128, 256}};
-  std::printf("threads %d, best of %d (GFLOP/s)\n%-28s %-5s %16s %9s %9s %9s %9s %9s %s\n", threads, reps, "shape", "form",
-              "m x k x n", "eigen", "eigen-1t", "e-split", "blas", "blis", "winner");
+  std::printf("threads %d, best of %d, median of %d interleaved round%s (GFLOP/s)\n%-28s %-5s %16s", threads, reps,
+              rounds, rounds == 1 ? "" : "s", "shape", "form", "m x k x n");
+  for (const Backend& l : libs) std::printf(" %10s", l.name);
+  std::printf(" winner\n");
   twin::Rng rng(1);
   for (const Shape& s : shapes) {
     for (Form form : {Form::kForward, Form::kInputGrad, Form::kWeightGrad}) {
@@ -143,41 +202,39 @@ void bench(int threads, int reps, nlohmann::json& rows, std::string& md) {
       rng.fill_uniform(a, -1, 1);
       rng.fill_uniform(b, -1, 1);
       const double flops = 2.0 * m * n * k;
-      auto eigen = [&] {
-        if (!ta && !tb) c.noalias() = a * b;
-        else if (ta) c.noalias() = a.transpose() * b;
-        else c.noalias() = a * b.transpose();
-      };
-      const double te = time_best(reps, eigen);
-      Eigen::setNbThreads(1);
-      const double te1 = time_best(reps, eigen);
-      Eigen::setNbThreads(threads);
-      // What core/ops/linalg.h's gemm() does below kBlasMinWork: serial Eigen per column block per thread.
-      const double tsplit = time_best(reps, [&] { twin::gemm_eigen(a, ta, b, tb, c); });
-      const double tbl = time_best(reps, [&] {
-        cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.f,
-                    a.data(), a.cols(), b.data(), b.cols(), 0.f, c.data(), c.cols());
-      });
-      const double tbs = twin::blis_available() ? time_best(reps, [&] { twin::gemm_blis(a, ta, b, tb, c, 1, 0); }) : 1e30;
+      // The libraries in turn, A B C ... A B C ..., `rounds` times: each one's median over the rounds of its
+      // best of `reps`, so a burst of load on a shared machine falls on every library alike.
+      std::vector<std::vector<double>> times(libs.size());
+      for (int r = 0; r < rounds; ++r)
+        for (size_t i = 0; i < libs.size(); ++i)
+          times[i].push_back(time_best(reps, [&] { libs[i].run(a, ta, b, tb, c); }));
+      std::vector<double> gflops;
+      size_t best = 0;
+      for (size_t i = 0; i < libs.size(); ++i) {
+        gflops.push_back(flops / median(times[i]) / 1e9);
+        if (gflops[i] > gflops[best]) best = i;
+      }
       const char* fname = form == Form::kForward ? "fwd" : form == Form::kInputGrad ? "dx" : "dW";
       const std::string dims = std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
-      const double best = std::min({te, te1, tsplit, tbl, tbs});
-      const char* winner =
-          best == tbs ? "blis" : best == tbl ? "blas" : best == te1 ? "eigen-1t" : best == tsplit ? "e-split" : "eigen";
-      const bool blis = twin::blis_available();
-      std::printf("%-28s %-5s %16s %9.1f %9.1f %9.1f %9.1f %9.1f %s\n", s.what, fname, dims.c_str(), flops / te / 1e9,
-                  flops / te1 / 1e9, flops / tsplit / 1e9, flops / tbl / 1e9, blis ? flops / tbs / 1e9 : 0.0, winner);
-      char blis_s[32] = "n/a", line[256];
-      if (blis) std::snprintf(blis_s, sizeof blis_s, "%.1f", flops / tbs / 1e9);
-      std::snprintf(line, sizeof line, "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %s | %s |\n", s.what, fname,
-                    dims.c_str(), flops / te / 1e9, flops / te1 / 1e9, flops / tsplit / 1e9, flops / tbl / 1e9, blis_s,
-                    winner);
-      md += line;
-      nlohmann::json row = {{"threads", threads}, {"shape", s.what}, {"form", fname}, {"m", m}, {"k", k}, {"n", n},
-                            {"eigen_gflops", flops / te / 1e9}, {"eigen_1t_gflops", flops / te1 / 1e9},
-                            {"eigen_split_gflops", flops / tsplit / 1e9}, {"blas_gflops", flops / tbl / 1e9},
-                            {"blis_gflops", blis ? nlohmann::json(flops / tbs / 1e9) : nlohmann::json()},
-                            {"winner", winner}};
+      std::printf("%-28s %-5s %16s", s.what, fname, dims.c_str());
+      md += std::string("| ") + s.what + " | " + fname + " | " + dims + " |";
+      nlohmann::json row = {{"threads", threads}, {"shape", s.what}, {"form", fname}, {"m", m}, {"k", k}, {"n", n}};
+      for (size_t i = 0; i < libs.size(); ++i) {
+        char cell[32];
+        std::snprintf(cell, sizeof cell, "%.1f", gflops[i]);
+        std::printf(" %10s", cell);
+        md += std::string(" ") + cell + " |";
+        std::string key = libs[i].name;
+        std::replace(key.begin(), key.end(), '-', '_');
+        if (key == "e_split") key = "eigen_split";
+        row[key + "_gflops"] = gflops[i];
+      }
+      // Columns of libraries this build lacks stay in the JSON as null (the CSV's columns are fixed).
+      if (!twin::blis_available()) row["blis_gflops"] = nullptr;
+      if (!twin::dnnl_available()) row["dnnl_gflops"] = row["dnnl_matmul_gflops"] = nullptr;
+      std::printf(" %s\n", libs[best].name);
+      md += std::string(" ") + libs[best].name + " |\n";
+      row["winner"] = libs[best].name;
       rows.push_back(row);
     }
   }

@@ -224,7 +224,7 @@ double time_windows(int windows, int steps, F&& step) {
   return median(per_step);
 }
 
-SpeedRecord run_one(const SpeedConfig& c, const SpeedCell& cell, const SpeedShape& s, int threads, double peak) {
+SpeedRecord run_one(const SpeedConfig& c, const SpeedCell& cell, const SpeedShape& s, int threads, const FmaPeak& peak) {
   SpeedRecord r;
   r.cell = cell.name;
   r.shape = s.name;
@@ -232,7 +232,9 @@ SpeedRecord run_one(const SpeedConfig& c, const SpeedCell& cell, const SpeedShap
   r.hidden = s.hidden;
   r.layers = s.layers;
   r.threads = threads;
-  r.fma_peak_gflops = peak;
+  r.fma_peak_gflops = peak.gflops;
+  r.fma_peak_bits = peak.bits;
+  r.fma_peak_256_gflops = peak.gflops_256;
   Bench b(c, cell, s);
   r.params = b.store().total_size();
   const CellInfo info = b.model().cell(0).info();
@@ -286,7 +288,7 @@ SpeedRecord run_one(const SpeedConfig& c, const SpeedCell& cell, const SpeedShap
   r.train_words_s = tokens / r.train_step_s;
   r.infer_words_s = tokens / r.infer_step_s;
   r.train_gflops = static_cast<double>(r.train_step_flops) / r.train_step_s / 1e9;
-  r.peak_fraction = peak > 0 ? r.train_gflops / peak : 0;
+  r.peak_fraction = peak.gflops > 0 ? r.train_gflops / peak.gflops : 0;
   r.peak_rss_mb = peak_rss_mb();
   return r;
 }
@@ -365,8 +367,10 @@ SpeedReport run_speed(const SpeedConfig& c, bool verbose) {
   rep.machine = machine_info();
   for (int threads : c.threads) {
     set_num_threads(threads);
-    const double peak = fma_peak_gflops(threads);
-    if (verbose) std::fprintf(stderr, "threads %d: FMA peak %.1f GFLOP/s\n", threads, peak);
+    const FmaPeak peak = fma_peak(threads);
+    if (verbose)
+      std::fprintf(stderr, "threads %d: FMA peak %.1f GFLOP/s (%d-bit vectors; 256-bit: %.1f)\n", threads, peak.gflops,
+                   peak.bits, peak.gflops_256);
     for (const SpeedShape& s : c.shapes) {
       for (const SpeedCell& cell : c.cells) {
         SpeedRecord r = run_one(c, cell, s, threads, peak);
@@ -381,53 +385,79 @@ SpeedReport run_speed(const SpeedConfig& c, bool verbose) {
   return rep;
 }
 
-#ifdef __FMA__
 namespace {
-// Seconds for `iters` x kInner x kAcc FMAs of 8 floats on each of `threads` threads. 10 independent
-// accumulators hide the FMA latency (4-5 cycles, 2 ports); x <- x·a + b with a ≈ 1 keeps every value
-// normal, and the sums are written out so the loop cannot be removed.
-constexpr int kAcc = 10;
+// Register-only FMA loops, one per vector width, each compiled for its own instruction set (target
+// attributes) and run only when the CPU has it (__builtin_cpu_supports), so the peak is the CPU's whatever
+// -march the build used. x <- x·a + b with a ≈ 1 keeps every value normal; the sums are returned and written
+// out so the loop cannot be removed. kAcc independent accumulators hide the FMA latency (4-5 cycles, 2 ports:
+// at least 10 in flight): 10 of the 16 ymm registers, 16 of the 32 zmm ones.
 constexpr long kInner = 1 << 14;
+constexpr int kAcc256 = 10, kAcc512 = 16;
 [[maybe_unused]] volatile float g_fma_sink = 0;
-double fma_run(int threads, long iters) {
+
+__attribute__((target("avx2,fma"))) float fma_loop_256(long iters, int seed) {
+  const __m256 a = _mm256_set1_ps(0.9999999f), b = _mm256_set1_ps(1e-7f);
+  __m256 acc[kAcc256];
+  for (int j = 0; j < kAcc256; ++j) acc[j] = _mm256_set1_ps(1.0f + 0.01f * static_cast<float>(j + seed));
+  for (long it = 0; it < iters; ++it)
+    for (long i = 0; i < kInner; ++i)
+      for (int j = 0; j < kAcc256; ++j) acc[j] = _mm256_fmadd_ps(acc[j], a, b);
+  __m256 s = acc[0];
+  for (int j = 1; j < kAcc256; ++j) s = _mm256_add_ps(s, acc[j]);
+  alignas(32) float out[8];
+  _mm256_store_ps(out, s);
+  return out[0] + out[7];
+}
+
+__attribute__((target("avx512f"))) float fma_loop_512(long iters, int seed) {
+  const __m512 a = _mm512_set1_ps(0.9999999f), b = _mm512_set1_ps(1e-7f);
+  __m512 acc[kAcc512];
+  for (int j = 0; j < kAcc512; ++j) acc[j] = _mm512_set1_ps(1.0f + 0.01f * static_cast<float>(j + seed));
+  for (long it = 0; it < iters; ++it)
+    for (long i = 0; i < kInner; ++i)
+      for (int j = 0; j < kAcc512; ++j) acc[j] = _mm512_fmadd_ps(acc[j], a, b);
+  __m512 s = acc[0];
+  for (int j = 1; j < kAcc512; ++j) s = _mm512_add_ps(s, acc[j]);
+  return _mm512_reduce_add_ps(s);
+}
+
+// Seconds for `iters` x kInner x kAcc FMAs of bits/32 floats on each of `threads` threads.
+double fma_run(int bits, int threads, long iters) {
   float total = 0;
   Stopwatch sw;
 #pragma omp parallel num_threads(threads) reduction(+ : total)
-  {
-    const __m256 a = _mm256_set1_ps(0.9999999f), b = _mm256_set1_ps(1e-7f);
-    __m256 acc[kAcc];
-    for (int j = 0; j < kAcc; ++j) acc[j] = _mm256_set1_ps(1.0f + 0.01f * static_cast<float>(j + omp_get_thread_num()));
-    for (long it = 0; it < iters; ++it)
-      for (long i = 0; i < kInner; ++i)
-        for (int j = 0; j < kAcc; ++j) acc[j] = _mm256_fmadd_ps(acc[j], a, b);
-    __m256 s = acc[0];
-    for (int j = 1; j < kAcc; ++j) s = _mm256_add_ps(s, acc[j]);
-    alignas(32) float out[8];
-    _mm256_store_ps(out, s);
-    total += out[0] + out[7];
-  }
+  total += bits == 512 ? fma_loop_512(iters, omp_get_thread_num()) : fma_loop_256(iters, omp_get_thread_num());
   const double t = sw.seconds();
   g_fma_sink = total;
   return t;
 }
-}  // namespace
-#endif
 
-double fma_peak_gflops(int threads, double seconds) {
-#ifdef __FMA__
+double fma_gflops(int bits, int threads, double seconds) {
   long iters = 16;   // grown until one run lasts `seconds`
-  double t = fma_run(threads, iters);
+  double t = fma_run(bits, threads, iters);
   while (t < seconds && iters < (1L << 30)) {
     iters *= 2;
-    t = fma_run(threads, iters);
+    t = fma_run(bits, threads, iters);
   }
-  for (int rep = 0; rep < 2; ++rep) t = std::min(t, fma_run(threads, iters));   // best of three: shared machine
-  return 2.0 * 8 * kAcc * static_cast<double>(kInner) * static_cast<double>(iters) * threads / t / 1e9;
-#else
-  (void)threads;
-  (void)seconds;
-  return 0;
-#endif
+  for (int rep = 0; rep < 2; ++rep) t = std::min(t, fma_run(bits, threads, iters));   // best of three: shared machine
+  const double fmas_per_thread = (bits == 512 ? 16.0 * kAcc512 : 8.0 * kAcc256) * static_cast<double>(kInner) *
+                                 static_cast<double>(iters);
+  return 2.0 * fmas_per_thread * threads / t / 1e9;
+}
+}  // namespace
+
+FmaPeak fma_peak(int threads, double seconds) {
+  FmaPeak p;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    p.gflops_256 = fma_gflops(256, threads, seconds);
+    p.gflops = p.gflops_256;
+    p.bits = 256;
+  }
+  if (__builtin_cpu_supports("avx512f")) {
+    p.gflops = fma_gflops(512, threads, seconds);
+    p.bits = 512;
+  }
+  return p;
 }
 
 double current_rss_mb() {

@@ -6,7 +6,10 @@
 //   inference step = forward + loss (Mode::kInfer);
 //   words/s = T·B tokens per step / median step time over the timed windows (warm-up excluded);
 //   GFLOP/s = counted GEMM flops of one training step (2mnk per gemm(), core/ops/linalg.h) / median step time;
-//   % of peak = GFLOP/s / a register-only AVX2 FMA loop run with the same thread count.
+//   % of peak = GFLOP/s / a register-only FMA loop run with the same thread count, on the widest vectors the
+//   CPU executes (512-bit AVX-512 where present, else 256-bit AVX2; issue 56: a 256-bit peak on a CPU that
+//   runs 512-bit FMAs at full width made every fraction about twice too high). The 256-bit figure is kept
+//   beside it as information.
 // "cells" entries: a registered cell name ("atr": the cell with every default), or an object
 //   {"name": "atr+ln", "cell": {"type": "atr", "layer_norm": true}}
 // whose "cell" is a cell config exactly as the tasks' "model.cell" (rnn/cell_config.h, parsed by parse_cell:
@@ -72,7 +75,9 @@ struct SpeedRecord {
   double train_words_s = 0, infer_words_s = 0;
   std::uint64_t train_step_flops = 0, infer_step_flops = 0;   // counted GEMM flops of one step
   double train_gflops = 0;                   // train_step_flops / train_step_s
-  double fma_peak_gflops = 0;                // measured for this thread count (0: no FMA)
+  double fma_peak_gflops = 0;                // measured for this thread count, widest vectors (0: no FMA)
+  int fma_peak_bits = 0;                     // their width: 512 (AVX-512) or 256 (AVX2), 0 without FMA
+  double fma_peak_256_gflops = 0;            // the 256-bit loop's figure (information; = the peak without AVX-512)
   double peak_fraction = 0;                  // train_gflops / fma_peak_gflops (0 when no peak)
   double peak_rss_mb = 0;                    // ru_maxrss after this record's runs (process-wide)
   double rss_step100_mb = 0, rss_final_mb = 0;   // statm RSS after step min(100, rss_steps) and rss_steps
@@ -96,9 +101,15 @@ extern const std::vector<std::string> kCsvFirst;
 nlohmann::json report_json(const SpeedConfig& cfg, const SpeedReport& rep);
 std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep);
 
-// GFLOP/s of a register-only AVX2 FMA loop on `threads` OpenMP threads (best of a few runs of ~`seconds`
-// each); 0 when the build has no FMA (__FMA__ undefined).
-double fma_peak_gflops(int threads, double seconds = 0.1);
+// GFLOP/s of register-only FMA loops on `threads` OpenMP threads (best of three runs of ~`seconds` each): with
+// 512-bit vectors when the CPU has AVX-512F, and with 256-bit ones (AVX2 + FMA) always when it has them; each
+// loop is compiled for its instruction set whatever the build's -march, and run only on a CPU that has it.
+struct FmaPeak {
+  double gflops = 0;       // the widest loop's (0: the CPU has no FMA)
+  int bits = 0;            // 512, 256 or 0
+  double gflops_256 = 0;   // the 256-bit loop's
+};
+FmaPeak fma_peak(int threads, double seconds = 0.1);
 // Machine description: logical cores, /proc/cpuinfo "model name", UTC date.
 nlohmann::json machine_info();
 // Current resident set from /proc/self/statm and the peak from getrusage, in MiB.

@@ -94,6 +94,8 @@ nlohmann::json to_json(const SpeedRecord& r) {
           {"infer_step_flops", r.infer_step_flops},
           {"train_gflops", r.train_gflops},
           {"fma_peak_gflops", r.fma_peak_gflops},
+          {"fma_peak_bits", r.fma_peak_bits},
+          {"fma_peak_256_gflops", r.fma_peak_256_gflops},
           {"peak_fraction", r.peak_fraction},
           {"peak_rss_mb", r.peak_rss_mb},
           {"rss_steps", r.rss_steps},
@@ -123,7 +125,8 @@ std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep) {
     << "Training = forward + backward + SGD step; words/s = " << cfg.bptt * cfg.batch
     << " tokens / median step time over " << cfg.windows << " windows of " << cfg.steps_per_window
     << " steps after " << cfg.warmup_steps << " warm-up steps. GFLOP/s counts GEMM flops of the training step; "
-    << "% of peak is against a register-only FMA loop with the same threads. Peak RSS is the process's "
+    << "% of peak is against a register-only FMA loop with the same threads on the widest vectors the CPU "
+       "executes (the 256-bit loop's figure beside it for information). Peak RSS is the process's "
        "high-water mark so far (configurations run in table order).\n";
   // Table per (shape, threads), in the order the records were run.
   std::vector<std::pair<std::string, int>> groups;
@@ -136,7 +139,9 @@ std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep) {
       if (r.shape == shape && r.threads == threads && !first) first = &r;
     o << "\n## " << shape << " (" << first->layers << " x " << first->hidden << ", embedding " << first->embed
       << "), " << threads << " thread" << (threads == 1 ? "" : "s") << " (FMA peak "
-      << fmt("%.1f", first->fma_peak_gflops) << " GFLOP/s)\n\n"
+      << fmt("%.1f", first->fma_peak_gflops) << " GFLOP/s, " << first->fma_peak_bits << "-bit vectors";
+    if (first->fma_peak_bits == 512) o << "; 256-bit: " << fmt("%.1f", first->fma_peak_256_gflops);
+    o << ")\n\n"
       << "| cell | params | WM / MT | train words/s | inference words/s | GFLOP/s | % of peak | "
          "fwd / bwd / update (ms) | page faults / step | peak RSS (MiB) |";
     const bool rss = cfg.rss_steps > 0;

@@ -1,0 +1,192 @@
+#include "base/gemm_dnnl.h"
+
+#if defined(TW_HAVE_DNNL) && !defined(TW_REAL_DOUBLE)
+#define TW_DNNL_GEMM 1
+#include <oneapi/dnnl/dnnl.hpp>
+#include <omp.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+#endif
+
+#include "base/check.h"
+
+namespace twin {
+
+#ifdef TW_DNNL_GEMM
+// Two ways into oneDNN 2.6: the matmul primitive (made once per shape kind and cached, then executed with
+// memory objects wrapping our buffers) and dnnl_sgemm (one call, no state). gemm_dnnl, the route, uses
+// dnnl_sgemm: measured with gemm_bench --reps 3 --rounds 3 (the libraries interleaved, medians), two processes,
+// on the 2-core AVX-512 Xeon of 2026-12-02 LOADED by two training runs (to be redone quiet), dnnl_sgemm /
+// matmul over the 15 suite shapes of at least 2^18 multiply-adds, one thread: forward products median 1.16x
+// (1.05-2.23), input gradients (B transposed) 1.08x (0.67-1.33), weight gradients (A transposed) 1.23x
+// (0.86-4.58); on the thin per-step shapes too (20x200x200 forward 144 vs 126 and 97 vs 82 GFLOP/s, the medium
+// LSTM's weight gradient 650x20x2600 110 vs 58). The primitive's fixed cost per call (memory objects, argument
+// map, cache lookup) is about 3 us (8x16x16: 1.2 GFLOP/s against dnnl_sgemm's 5), and for several shapes it
+// picked slower kernels. Two-thread figures were too disturbed by the load to tell them apart (medians
+// 1.00-1.15x). gemm_dnnl_matmul stays for that comparison (gemm_bench's "dnnl-matmul" column) and is tested.
+namespace {
+using dnnl::memory;
+using Dims = memory::dims;
+
+dnnl::engine& cpu_engine() {
+  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+
+// One engine for the process. Streams: one per calling thread. A CPU stream executes synchronously in the
+// caller, and oneDNN does not promise that one stream object may be used from two threads at once (the
+// suite's products may run inside parallel regions), so each thread keeps its own, made once.
+dnnl::stream& thread_stream() {
+  thread_local dnnl::stream s(cpu_engine());
+  return s;
+}
+
+// A primitive is specialised for its shape, transposes (as strides), whether it scales by alpha (a runtime
+// output scale, so any alpha shares it) and whether it adds C (a sum post-op: beta C is formed first when
+// beta != 1, so any beta != 0 shares it), and for the thread count it will run with (omp_get_max_threads(),
+// 1 inside a parallel region, as oneDNN counts it): a primitive may plan its work split when it is made, so
+// one made for two threads is never run on one, nor the other way round.
+using Key = std::tuple<Index, Index, Index, bool, bool, bool, bool, int>;
+struct Cached {
+  dnnl::matmul prim;
+  memory::desc a, b, c, scratch;
+};
+
+std::mutex g_cache_mutex;
+std::map<Key, Cached>& cache() {
+  static std::map<Key, Cached> m;
+  return m;
+}
+
+int dnnl_threads() { return omp_in_parallel() ? 1 : omp_get_max_threads(); }
+
+// Row-major storage: A is m x k with row stride lda, or k x m when transposed; op(A) is then described to
+// oneDNN as the m x k matrix with strides {1, lda}. The same for B; C is m x n, strides {ldc, 1}.
+memory::desc operand(Index rows, Index cols, bool trans, Index ld) {
+  return memory::desc(Dims{rows, cols}, memory::data_type::f32, trans ? Dims{1, ld} : Dims{ld, 1});
+}
+
+Cached make(const Key& key) {
+  const auto [m, n, k, ta, tb, scaled, accumulate, threads] = key;
+  (void)threads;   // oneDNN reads it from OpenMP itself; in the key so that another count gets its own primitive
+  Cached e;
+  e.a = operand(m, k, ta, ta ? m : k);
+  e.b = operand(k, n, tb, tb ? k : n);
+  e.c = operand(m, n, false, n);
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (scaled) attr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
+  if (accumulate) {
+    dnnl::post_ops ops;
+    ops.append_sum(1.0f);
+    attr.set_post_ops(ops);
+  }
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, e.b, e.c), attr, cpu_engine());
+  e.scratch = pd.scratchpad_desc();
+  e.prim = dnnl::matmul(pd);
+  return e;
+}
+
+const Cached& lookup(const Key& key) {
+  const std::lock_guard<std::mutex> lock(g_cache_mutex);
+  auto it = cache().find(key);
+  if (it == cache().end()) it = cache().emplace(key, make(key)).first;
+  return it->second;   // std::map: references stay valid as other shapes are added
+}
+}  // namespace
+
+bool dnnl_available() { return true; }
+
+std::string dnnl_version() {
+  const dnnl_version_t* v = ::dnnl_version();
+  return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
+}
+
+std::string dnnl_isa() {
+  switch (dnnl::get_effective_cpu_isa()) {
+    case dnnl::cpu_isa::sse41: return "sse41";
+    case dnnl::cpu_isa::avx: return "avx";
+    case dnnl::cpu_isa::avx2: return "avx2";
+    case dnnl::cpu_isa::avx2_vnni: return "avx2_vnni";
+    case dnnl::cpu_isa::avx512_mic: return "avx512_mic";
+    case dnnl::cpu_isa::avx512_mic_4ops: return "avx512_mic_4ops";
+    case dnnl::cpu_isa::avx512_core: return "avx512_core";
+    case dnnl::cpu_isa::avx512_core_vnni: return "avx512_core_vnni";
+    case dnnl::cpu_isa::avx512_core_bf16: return "avx512_core_bf16";
+    case dnnl::cpu_isa::avx512_core_amx: return "avx512_core_amx";
+    default: return "isa_" + std::to_string(static_cast<int>(dnnl::get_effective_cpu_isa()));
+  }
+}
+
+bool dnnl_isa_tuned() {
+  // cpu_isa values are bit sets, each containing those of the sets it extends: AVX2 and every AVX-512 core set
+  // contain avx2's bits. Xeon Phi's avx512_mic sets do too, but none of those machines will run this.
+  const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  const auto avx2 = static_cast<unsigned>(dnnl::cpu_isa::avx2);
+  return (isa & avx2) == avx2;
+}
+
+std::size_t dnnl_cached_primitives() {
+  const std::lock_guard<std::mutex> lock(g_cache_mutex);
+  return cache().size();
+}
+
+namespace {
+// k = 0: the product is zero (oneDNN refuses an empty reduction, and dnnl_sgemm a leading dimension of 0).
+bool empty_product(Index m, Index n, Index k, Mat& c, Real beta) {
+  if (m != 0 && n != 0 && k != 0) return false;
+  if (m == 0 || n == 0) return true;
+  if (beta == 0) c.setZero();
+  else c *= beta;
+  return true;
+}
+}  // namespace
+
+void gemm_dnnl_matmul(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
+  const Index m = c.rows(), n = c.cols(), k = ta ? a.rows() : a.cols();
+  if (empty_product(m, n, k, c, beta)) return;
+  const bool accumulate = beta != 0;
+  if (accumulate && beta != 1) c *= beta;   // then C += alpha op(A) op(B) through the sum post-op
+  const Cached& e = lookup(Key{m, n, k, ta, tb, alpha != 1, accumulate, dnnl_threads()});
+  dnnl::engine& eng = cpu_engine();
+  memory ma(e.a, eng, const_cast<Real*>(a.data())), mb(e.b, eng, const_cast<Real*>(b.data())),
+      mc(e.c, eng, c.data());
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}};
+  float scale = alpha;
+  if (alpha != 1) args.emplace(DNNL_ARG_ATTR_OUTPUT_SCALES, memory({Dims{1}, memory::data_type::f32, Dims{1}}, eng, &scale));
+  thread_local std::vector<std::uint8_t> scratch;
+  if (e.scratch.get_size() > 0) {
+    if (scratch.size() < e.scratch.get_size()) scratch.resize(e.scratch.get_size());
+    args.emplace(DNNL_ARG_SCRATCHPAD, memory(e.scratch, eng, scratch.data()));
+  }
+  e.prim.execute(thread_stream(), args);
+}
+
+void gemm_dnnl(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
+  const Index m = c.rows(), n = c.cols(), k = ta ? a.rows() : a.cols();
+  if (empty_product(m, n, k, c, beta)) return;
+  // Row-major like BLAS's CblasRowMajor: the leading dimensions are the stored row lengths.
+  const dnnl_status_t st = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, a.data(), a.cols(), b.data(),
+                                      b.cols(), beta, c.data(), c.cols());
+  TW_CHECK(st == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(st));
+}
+#else
+bool dnnl_available() { return false; }
+std::string dnnl_version() { return ""; }
+std::string dnnl_isa() { return ""; }
+bool dnnl_isa_tuned() { return false; }
+std::size_t dnnl_cached_primitives() { return 0; }
+void gemm_dnnl(const Mat&, bool, const Mat&, bool, Mat&, Real, Real) {
+  TW_FAIL("gemm_dnnl: this build has no oneDNN (install libdnnl-dev and reconfigure; float builds only)");
+}
+void gemm_dnnl_matmul(const Mat&, bool, const Mat&, bool, Mat&, Real, Real) {
+  TW_FAIL("gemm_dnnl: this build has no oneDNN (install libdnnl-dev and reconfigure; float builds only)");
+}
+#endif
+
+}  // namespace twin
