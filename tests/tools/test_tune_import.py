@@ -44,17 +44,23 @@ def runs_started(sweep):
     return sorted(out)
 
 
+def committed_sweep(case, tmp, trials, seeds):
+    """A toy space run to its end in <tmp>/first and collected into <tmp>/committed: (bin, space, committed)."""
+    bin_dir = make_bin(tmp)
+    path = write_space(os.path.join(tmp, "spaces"), "toy", base_space(arms={"hidden": {}}, trials=trials))
+    first, committed = os.path.join(tmp, "first"), os.path.join(tmp, "committed")
+    with_seeds = ["--seeds", seeds] if seeds else []
+    rc, out, err = tune_main("run", path, "--sweep", first, "--bin", bin_dir, "--poll", "0.2", *with_seeds)
+    case.assertEqual(rc, 0, out + err)
+    rc, out, err = tune_main("collect", path, "--sweep", first, "--bin", bin_dir, "--to", committed, *with_seeds)
+    case.assertEqual(rc, 0, out + err)
+    return bin_dir, path, committed
+
+
 class Import(Timed):
     def test_import_a_collected_sweep_then_continue(self):
         with scratch() as tmp:
-            bin_dir = make_bin(tmp)
-            path = write_space(os.path.join(tmp, "spaces"), "toy", base_space(arms={"hidden": {}}))
-            first, committed = os.path.join(tmp, "first"), os.path.join(tmp, "committed")
-            rc, out, err = tune_main("run", path, "--sweep", first, "--bin", bin_dir, "--seeds", "1,2", "--poll", "0.2")
-            self.assertEqual(rc, 0, out + err)
-            rc, out, err = tune_main("collect", path, "--sweep", first, "--bin", bin_dir, "--seeds", "1,2",
-                                     "--to", committed)
-            self.assertEqual(rc, 0, out + err)
+            bin_dir, path, committed = committed_sweep(self, tmp, 3, "1,2")
             kept = sorted(os.listdir(committed))
             self.assertEqual(kept, sorted(NAMES + [n + "__seeds" for n in NAMES]))
 
@@ -118,13 +124,7 @@ class Import(Timed):
 
     def test_refused_with_nothing_written(self):
         with scratch() as tmp:
-            bin_dir = make_bin(tmp)
-            path = write_space(os.path.join(tmp, "spaces"), "toy", base_space(arms={"hidden": {}}, trials=2))
-            first, committed = os.path.join(tmp, "first"), os.path.join(tmp, "committed")
-            rc, out, err = tune_main("run", path, "--sweep", first, "--bin", bin_dir, "--poll", "0.2")
-            self.assertEqual(rc, 0, out + err)
-            rc, out, err = tune_main("collect", path, "--sweep", first, "--bin", bin_dir, "--to", committed)
-            self.assertEqual(rc, 0, out + err)
+            bin_dir, path, committed = committed_sweep(self, tmp, 2, "")
 
             def refused(space_path, src, want, prepare=None):
                 sweep = os.path.join(tmp, f"sweep_{time.monotonic_ns()}")
@@ -175,14 +175,7 @@ def environment(**env):
 class Replay(Timed):
     def test_another_binary_imported_only_if_a_trial_gives_the_same_results(self):
         with scratch() as tmp:
-            bin_dir = make_bin(tmp)
-            path = write_space(os.path.join(tmp, "spaces"), "toy", base_space(arms={"hidden": {}}, trials=2))
-            first, committed = os.path.join(tmp, "first"), os.path.join(tmp, "committed")
-            rc, out, err = tune_main("run", path, "--sweep", first, "--bin", bin_dir, "--seeds", "1", "--poll", "0.2")
-            self.assertEqual(rc, 0, out + err)
-            rc, out, err = tune_main("collect", path, "--sweep", first, "--bin", bin_dir, "--seeds", "1",
-                                     "--to", committed)
-            self.assertEqual(rc, 0, out + err)
+            bin_dir, path, committed = committed_sweep(self, tmp, 2, "1")
             old = "classify (fake twinrnn for test_tune.py, git 0000000)"
             new = "classify (fake twinrnn for test_tune.py, git 0000000), other kernels"
 
