@@ -140,7 +140,7 @@ TEST_F(Mpi, NmtTwoRanksHalfBatchEqualOneProcessFullBatch) {
   EXPECT_LE(d, 2e-5);
 }
 
-// The other three tasks shard their batches the same way (set_shard, global denominator): a few SGD steps
+// The other three tasks shard their batches the same way (train/id_batched_task.h: a contiguous share, the global denominator): a few SGD steps
 // each, so a wrong share or denominator on one task shows here and not only in LM/NMT.
 TEST_F(Mpi, CwsSnliClassifyTwoRanksEqualOneProcess) {
   struct Case {

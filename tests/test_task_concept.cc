@@ -24,6 +24,7 @@ static_assert(Task<snli::SnliTask>);
 // The smallest complete task: the trainer's hooks only (TaskDefaults gives the rest).
 struct Minimal : TaskDefaults {
   ParamStore& params();
+  void set_shard(const dist::Shard&);
   size_t begin_epoch(int, Rng&);
   LossOut loss(Graph&, size_t, Rng&);
   Metrics evaluate(Split);
@@ -33,6 +34,7 @@ static_assert(!Task<Minimal>);   // no constructor from config, no keys(), resol
 
 struct MisspeltBeginEpoch : TaskDefaults {
   ParamStore& params();
+  void set_shard(const dist::Shard&);
   size_t begin_epch(int, Rng&);   // misspelt
   LossOut loss(Graph&, size_t, Rng&);
   Metrics evaluate(Split);
@@ -52,9 +54,20 @@ struct NoDefaults {
 };
 static_assert(!TrainerTask<NoDefaults>);
 
+// TaskDefaults has no set_shard: a task that says nothing of its share under mpirun is refused, where a
+// default would have trained every rank on the whole batch.
+struct NoShard : TaskDefaults {
+  ParamStore& params();
+  size_t begin_epoch(int, Rng&);
+  LossOut loss(Graph&, size_t, Rng&);
+  Metrics evaluate(Split);
+};
+static_assert(!TrainerTask<NoShard>);
+
 // A hook with the wrong signature is refused too (evaluate must return Metrics).
 struct WrongEvaluate : TaskDefaults {
   ParamStore& params();
+  void set_shard(const dist::Shard&);
   size_t begin_epoch(int, Rng&);
   LossOut loss(Graph&, size_t, Rng&);
   double evaluate(Split);

@@ -71,22 +71,18 @@ concept TrainerTask = requires(T& t, const T& c, Graph& g, Rng& rng, const dist:
   t.load_state(state);
 };
 
-// The usual hooks. set_shard keeps the share in shard_, which a task's loss() splits its batch with
-// (shard_.items(batch)); one process: everything.
+// The usual hooks. Not set_shard: a task that ignored its share would train every rank on the whole batch,
+// so each task says what it does with one (train/id_batched_task.h does it for example-list tasks).
 class TaskDefaults {
  public:
   static std::vector<std::string> flags() { return {}; }          // the task's own command-line flags
   static std::string help_modes() { return ""; }                   // --help's lines for its other modes
   static UnreadKeys unread_train_keys() { return {}; }              // train.* keys it does not read, and why
-  void set_shard(const dist::Shard& s) { shard_ = s; }
   nlohmann::json log_extras() { return nlohmann::json::object(); }
   // "loss" or "nll" (a cross-entropy: the progress line shows its perplexity too), or e.g. "hinge" (no perplexity).
   const char* progress_loss_name() const { return "loss"; }
   NamedMats save_state() const { return {}; }
   void load_state(const NamedMats&) {}
-
- protected:
-  dist::Shard shard_;
 };
 
 }  // namespace twin

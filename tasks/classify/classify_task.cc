@@ -62,19 +62,9 @@ nlohmann::json ClassifyTask::resolved() const {
   return {{"data", d}, {"model", to_json(mcfg_)}};
 }
 
-size_t ClassifyTask::begin_epoch(int, Rng& order_rng) {
-  batches_ = classify_batches(train_, data_.batch_size, data_.maxi_batch, /*shuffle=*/true, order_rng);
-  return batches_.size();
-}
-
-LossOut ClassifyTask::loss(Graph& g, size_t batch, Rng& rng) {
-  // Mean over the GLOBAL batch: the ranks' shard gradients then sum to the one-process gradient.
-  const double B = static_cast<double>(batches_[batch].size());
-  const std::vector<int> mine = shard_.items(batches_[batch]);
-  if (mine.empty()) return {};                          // a rank with no share this step
-  const ClassifyBatch b = make_batch(train_, mine, vocab_);
-  Var total = model_->loss(g, b.text, b.labels, rng);   // [1,1] summed over sentences
-  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), static_cast<double>(mine.size())};
+SummedLoss ClassifyTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
+  const ClassifyBatch b = make_batch(train_, ids, vocab_);
+  return {model_->loss(g, b.text, b.labels, rng), static_cast<double>(ids.size())};   // [1,1] summed over sentences
 }
 
 std::vector<int> ClassifyTask::predict(const std::vector<Example>& data) const {

@@ -16,15 +16,15 @@
 
 #include "classify_data.h"
 #include "classify_model.h"
-#include "train/dist.h"
 #include "train/cli.h"
+#include "train/id_batched_task.h"
 
 namespace twin::classify {
 
 // memory.json: tolerance of the decomposition check (relative, float) for the exact (identity-output) cells.
 inline constexpr double kMemoryTolerance = 1e-5;
 
-class ClassifyTask : public TaskDefaults {
+class ClassifyTask : public IdBatchedTask<ClassifyTask> {
  public:
   ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--memory", "--memory-file"}; }
@@ -41,8 +41,10 @@ class ClassifyTask : public TaskDefaults {
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
-  size_t begin_epoch(int epoch, Rng& order_rng);
-  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  size_t train_size() const { return train_.size(); }
+  int train_length(size_t id) const { return static_cast<int>(train_[id].tokens.size()); }
+  BatchingOptions train_batching() const { return {.batch_size = data_.batch_size, .maxi_batch = data_.maxi_batch}; }
+  SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   Metrics evaluate(Split split);
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
@@ -71,7 +73,6 @@ class ClassifyTask : public TaskDefaults {
   long glove_found_ = 0;
   int memory_n_ = -1;            // --memory N; -1 = not given
   std::string memory_file_;      // --memory-file
-  std::vector<std::vector<int>> batches_;
   ParamStore store_;
   std::unique_ptr<ClassifyModel> model_;
   std::vector<int> dev_pred_, test_pred_;   // of the last evaluate(): written to predictions/ by finish()

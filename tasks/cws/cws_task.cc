@@ -29,18 +29,9 @@ CwsTask::CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig&, con
 
 nlohmann::json CwsTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
 
-size_t CwsTask::begin_epoch(int, Rng& order_rng) {
-  batches_ = cws_batches(train_, data_.batch_size, data_.maxi_batch, /*shuffle=*/true, order_rng);
-  return batches_.size();
-}
-
-LossOut CwsTask::loss(Graph& g, size_t batch, Rng& rng) {
-  const double B = static_cast<double>(batches_[batch].size());             // the global batch's sentences
-  const std::vector<int> mine = shard_.items(batches_[batch]);
-  if (mine.empty()) return {};                                               // a rank with no share this step
-  const CwsBatch b = make_batch(train_, mine, vocab_, data_.bigrams);
-  Var total = model_->loss(g, b, rng);                                       // [1,1] summed over sentences
-  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), static_cast<double>(b.characters())};
+SummedLoss CwsTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
+  const CwsBatch b = make_batch(train_, ids, vocab_, data_.bigrams);
+  return {model_->loss(g, b, rng), static_cast<double>(b.characters())};   // [1,1] summed over sentences
 }
 
 std::vector<std::vector<std::string>> CwsTask::segment(const std::vector<Sentence>& data, double* seconds) const {

@@ -9,11 +9,11 @@
 #include "cws_data.h"
 #include "cws_model.h"
 #include "train/cli.h"
-#include "train/dist.h"
+#include "train/id_batched_task.h"
 
 namespace twin::cws {
 
-class CwsTask : public TaskDefaults {
+class CwsTask : public IdBatchedTask<CwsTask> {
  public:
   CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
@@ -28,8 +28,10 @@ class CwsTask : public TaskDefaults {
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
-  size_t begin_epoch(int epoch, Rng& order_rng);
-  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  size_t train_size() const { return train_.size(); }
+  int train_length(size_t id) const { return static_cast<int>(train_[id].chars.size()); }
+  BatchingOptions train_batching() const { return {.batch_size = data_.batch_size, .maxi_batch = data_.maxi_batch}; }
+  SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   // The progress line names the objective: "hinge" (max-margin, no perplexity) or "nll".
   const char* progress_loss_name() const { return mcfg_.objective == CrfObjective::kNll ? "nll" : "hinge"; }
   Metrics evaluate(Split split);
@@ -51,7 +53,6 @@ class CwsTask : public TaskDefaults {
   std::vector<Sentence> train_, dev_, test_;
   CwsVocab vocab_;
   std::unordered_set<std::string> train_words_;
-  std::vector<std::vector<int>> batches_;
   ParamStore store_;
   std::unique_ptr<CwsModel> model_;
   Scored last_dev_, last_test_;

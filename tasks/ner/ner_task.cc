@@ -30,18 +30,9 @@ NerTask::NerTask(JsonReader& root, const RunConfig& run, const TrainConfig&, con
 
 nlohmann::json NerTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
 
-size_t NerTask::begin_epoch(int, Rng& order_rng) {
-  batches_ = ner_batches(train_, data_.text.batch_size, data_.text.maxi_batch, /*shuffle=*/true, order_rng);
-  return batches_.size();
-}
-
-LossOut NerTask::loss(Graph& g, size_t batch, Rng& rng) {
-  const double B = static_cast<double>(batches_[batch].size());   // the global batch's sentences
-  const std::vector<int> mine = shard_.items(batches_[batch]);
-  if (mine.empty()) return {};
-  const NerBatch b = make_batch(train_, mine, vocab_, data_, /*with_gold=*/true, &rng);
-  Var total = model_->loss(g, b, rng);                               // [1,1] summed over sentences
-  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), static_cast<double>(b.tokens())};
+SummedLoss NerTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
+  const NerBatch b = make_batch(train_, ids, vocab_, data_, /*with_gold=*/true, &rng);
+  return {model_->loss(g, b, rng), static_cast<double>(b.tokens())};   // [1,1] summed over sentences
 }
 
 std::vector<std::vector<std::string>> NerTask::tag(const std::vector<Sentence>& data, double* seconds) const {

@@ -8,11 +8,11 @@
 #include "ner_data.h"
 #include "ner_model.h"
 #include "train/cli.h"
-#include "train/dist.h"
+#include "train/id_batched_task.h"
 
 namespace twin::ner {
 
-class NerTask : public TaskDefaults {
+class NerTask : public IdBatchedTask<NerTask> {
  public:
   NerTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
@@ -28,8 +28,10 @@ class NerTask : public TaskDefaults {
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
-  size_t begin_epoch(int epoch, Rng& order_rng);
-  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  size_t train_size() const { return train_.size(); }
+  int train_length(size_t id) const { return static_cast<int>(train_[id].tokens.size()); }
+  BatchingOptions train_batching() const { return {.batch_size = data_.text.batch_size, .maxi_batch = data_.text.maxi_batch}; }
+  SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   const char* progress_loss_name() const { return mcfg_.objective == CrfObjective::kNll ? "nll" : "hinge"; }
   Metrics evaluate(Split split);
   void finish(const std::string& run_dir, nlohmann::json& summary);
@@ -48,7 +50,6 @@ class NerTask : public TaskDefaults {
   NerModelConfig mcfg_;
   std::vector<Sentence> train_, dev_, test_;
   NerVocab vocab_;
-  std::vector<std::vector<int>> batches_;
   ParamStore store_;
   std::unique_ptr<NerModel> model_;
   long embeddings_found_ = 0;

@@ -74,18 +74,9 @@ nlohmann::json NmtTask::resolved() const {
   return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}, {"decode", to_json(dec_)}};
 }
 
-size_t NmtTask::begin_epoch(int, Rng& order_rng) {
-  batches_ = nmt_batches(train_, data_, order_rng);
-  return batches_.size();
-}
-
-LossOut NmtTask::loss(Graph& g, size_t batch, Rng& rng) {
-  const double B = static_cast<double>(batches_[batch].size());            // the global batch's sentences
-  const std::vector<int> mine = shard_.items(batches_[batch]);
-  if (mine.empty()) return {};                                              // a rank with no share this step
-  const NmtBatch b = make_nmt_batch(train_, mine);
-  Var nll = model_->loss(g, b, rng, mcfg_.label_smoothing);                 // [1,1] summed over target tokens
-  return {scale(nll, static_cast<Real>(1.0 / B)), nll.val()(0, 0), static_cast<double>(b.target_tokens())};
+SummedLoss NmtTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
+  const NmtBatch b = make_nmt_batch(train_, ids);
+  return {model_->loss(g, b, rng, mcfg_.label_smoothing), static_cast<double>(b.target_tokens())};   // summed over target tokens
 }
 
 double NmtTask::perplexity(const Parallel& data) const {

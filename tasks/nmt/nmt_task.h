@@ -10,7 +10,7 @@
 #include "decode/translator.h"
 #include "model/rnnsearch.h"
 #include "train/cli.h"
-#include "train/dist.h"
+#include "train/id_batched_task.h"
 
 namespace twin::nmt {
 
@@ -28,7 +28,7 @@ struct SubwordPair {
 };
 SubwordPair load_subwords(const NmtDataConfig& c);
 
-class NmtTask : public TaskDefaults {
+class NmtTask : public IdBatchedTask<NmtTask> {
  public:
   NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*, decode.*) for --print-keys and experiments/KEYS.md.
@@ -50,8 +50,10 @@ class NmtTask : public TaskDefaults {
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
-  size_t begin_epoch(int epoch, Rng& order_rng);
-  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  size_t train_size() const { return train_.src.size(); }
+  int train_length(size_t id) const { return static_cast<int>(std::max(train_.src[id].size(), train_.tgt[id].size())); }
+  BatchingOptions train_batching() const { return nmt_batching(data_); }
+  SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   Metrics evaluate(Split split);
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
@@ -77,7 +79,6 @@ class NmtTask : public TaskDefaults {
   DecodeConfig dec_;
   SubwordPair sp_;
   Parallel train_, dev_, test_;
-  std::vector<std::vector<int>> batches_;
   ParamStore store_;
   std::unique_ptr<RnnSearch> model_;
   Scored last_test_, last_dev_;        // the final test and dev evaluations, written out by finish()

@@ -31,18 +31,9 @@ SnliTask::SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig&, c
 
 nlohmann::json SnliTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
 
-size_t SnliTask::begin_epoch(int, Rng& order_rng) {
-  batches_ = snli_batches(train_, data_.batch_size, data_.maxi_batch, /*shuffle=*/true, order_rng);
-  return batches_.size();
-}
-
-LossOut SnliTask::loss(Graph& g, size_t batch, Rng& rng) {
-  const double B = static_cast<double>(batches_[batch].size());           // the global batch's pairs
-  const std::vector<int> mine = shard_.items(batches_[batch]);
-  if (mine.empty()) return {};                                             // a rank with no share this step
-  const SnliBatch b = make_batch(train_, mine, vocab_);
-  Var total = model_->loss(g, b.premise, b.hypothesis, b.labels, rng);    // [1,1] summed over pairs
-  return {scale(total, static_cast<Real>(1.0 / B)), total.val()(0, 0), static_cast<double>(mine.size())};
+SummedLoss SnliTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
+  const SnliBatch b = make_batch(train_, ids, vocab_);
+  return {model_->loss(g, b.premise, b.hypothesis, b.labels, rng), static_cast<double>(ids.size())};   // summed over pairs
 }
 
 std::vector<int> SnliTask::predict(const std::vector<Pair>& data) const {

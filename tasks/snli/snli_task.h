@@ -8,11 +8,11 @@
 #include "snli_data.h"
 #include "snli_model.h"
 #include "train/cli.h"
-#include "train/dist.h"
+#include "train/id_batched_task.h"
 
 namespace twin::snli {
 
-class SnliTask : public TaskDefaults {
+class SnliTask : public IdBatchedTask<SnliTask> {
  public:
   SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
@@ -28,8 +28,10 @@ class SnliTask : public TaskDefaults {
 
   nlohmann::json resolved() const;
   ParamStore& params() { return store_; }
-  size_t begin_epoch(int epoch, Rng& order_rng);
-  LossOut loss(Graph& g, size_t batch, Rng& rng);
+  size_t train_size() const { return train_.size(); }
+  int train_length(size_t id) const { return static_cast<int>(train_[id].premise.size() + train_[id].hypothesis.size()); }
+  BatchingOptions train_batching() const { return {.batch_size = data_.batch_size, .maxi_batch = data_.maxi_batch}; }
+  SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   Metrics evaluate(Split split);
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
@@ -45,7 +47,6 @@ class SnliTask : public TaskDefaults {
   std::vector<Pair> train_, dev_, test_;
   Vocab vocab_;
   long glove_found_ = 0;
-  std::vector<std::vector<int>> batches_;
   ParamStore store_;
   std::unique_ptr<SnliModel> model_;
   std::vector<int> dev_pred_, test_pred_;   // of the last evaluate(): written to predictions/ by finish()

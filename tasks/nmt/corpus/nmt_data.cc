@@ -130,14 +130,15 @@ Parallel read_parallel(const std::string& src_path, const std::string& tgt_path,
   return p;
 }
 
+BatchingOptions nmt_batching(const NmtDataConfig& c) {
+  return {.batch_size = c.max_sentences, .max_tokens = c.batch_tokens, .maxi_batch = c.maxi_batch};
+}
+
 std::vector<std::vector<int>> nmt_batches(const Parallel& data, const NmtDataConfig& c, Rng& rng, bool shuffle) {
   std::vector<int> lengths(data.src.size());
   for (size_t i = 0; i < lengths.size(); ++i)
     lengths[i] = static_cast<int>(std::max(data.src[i].size(), data.tgt[i].size()));
-  BatchingOptions o;
-  o.batch_size = c.max_sentences;
-  o.max_tokens = c.batch_tokens;
-  o.maxi_batch = c.maxi_batch;
+  BatchingOptions o = nmt_batching(c);
   o.shuffle = shuffle;
   return make_batches(lengths, o, rng);
 }

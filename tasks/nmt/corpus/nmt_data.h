@@ -60,6 +60,9 @@ struct FilterReport {
 Parallel read_parallel(const std::string& src_path, const std::string& tgt_path, const Subword& src_sp,
                        const Subword& tgt_sp, const NmtDataConfig& c, bool training, FilterReport* report);
 
+// The training batches' shape from the data config: at most data.max_sentences pairs and data.batch_tokens
+// padded tokens (the longer side) per batch, length-sorted in windows of data.maxi_batch batches.
+BatchingOptions nmt_batching(const NmtDataConfig& c);
 // Token-based batches of the pairs (lengths bucketed in maxi-batches); shuffle = false keeps the input order
 // (evaluation) and leaves the rng untouched.
 std::vector<std::vector<int>> nmt_batches(const Parallel& data, const NmtDataConfig& c, Rng& rng, bool shuffle = true);
