@@ -105,7 +105,7 @@ struct Smoke {
 
 TEST(CwsSmoke, MaxMarginTrainingLearnsToSegment) {
   Smoke s("hinge");
-  ASSERT_EQ(s.out.stop_reason, "max_epochs");
+  ASSERT_EQ(s.out.stop_reason, StopReason::kMaxEpochs);
   EXPECT_LT(test::tail_mean_loss(s.out.losses), s.out.losses.front() / 4) << "training loss did not drop";
   EXPECT_GE(s.out.best.primary, 0.95) << "dev F1 of the smoke model";
   const Metrics test = s.task->evaluate(Split::kTest);

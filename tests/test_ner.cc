@@ -140,7 +140,7 @@ TEST(NerSmoke, LearnsTheToyCorpusAndKeepsRescorablePredictions) {
                  {"cell", {{"type", "atr"}, {"hidden", 16}}}, {"dropout", 0.0}, {"init_scale", 0.1}}},
       {"train", {{"max_epochs", 6}, {"log_every", 100}, {"optim", {{"name", "adam"}, {"lr", 0.01}, {"clip_norm", 5.0}}}}}};
   auto s = test::train_smoke<NerTask>(config, "smoke_ner.json", run.str());
-  ASSERT_EQ(s.out.stop_reason, "max_epochs");
+  ASSERT_EQ(s.out.stop_reason, StopReason::kMaxEpochs);
   EXPECT_LT(test::tail_mean_loss(s.out.losses), s.out.losses.front() / 4) << "training loss did not drop";
   EXPECT_GE(s.out.best.primary, 0.95) << "dev entity F1 of the smoke model";
   const Metrics m = s.task->evaluate(Split::kTest);

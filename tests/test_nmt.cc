@@ -94,7 +94,7 @@ const SmokeRun& smoke_run() {
 
 TEST(NmtSmoke, TrainingOnTheReversalTaskReachesHighBleu) {
   Trained& s = trained();
-  ASSERT_EQ(s.out.stop_reason, "max_epochs");
+  ASSERT_EQ(s.out.stop_reason, StopReason::kMaxEpochs);
   const auto& L = s.out.losses;
   ASSERT_GE(L.size(), 100u);
   EXPECT_LT(L.back(), L.front() / 4) << "training loss did not drop";

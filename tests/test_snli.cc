@@ -34,7 +34,7 @@ class SnliSmoke : public ::testing::TestWithParam<std::string> {};
 TEST_P(SnliSmoke, LearnsTheGeneratedLabels) {
   TempDir data("snli_data"), run("snli_run");
   auto s = smoke(data.str(), run.str(), GetParam());
-  ASSERT_EQ(s.out.stop_reason, "max_epochs");
+  ASSERT_EQ(s.out.stop_reason, StopReason::kMaxEpochs);
   // The loss check only rules out a model that does not train (chance stays at ln 3); the accuracy checks
   // below separate learning from the hypothesis-only ceiling. A 0.6 factor, not 0.5: the tail reaches about
   // half the first loss, and the sanitizer build's -O1 float rounding ended at 0.558 vs 0.549 (2026-11-23).

@@ -106,7 +106,7 @@ TEST(Trainer, SameSeedGivesBitIdenticalRuns) {
   TrainOutcome ob = train(b, options(d2.path.string(), 3));
   EXPECT_EQ(oa.losses, ob.losses);
   EXPECT_EQ(oa.steps, 12);
-  EXPECT_EQ(oa.stop_reason, "max_epochs");
+  EXPECT_EQ(oa.stop_reason, StopReason::kMaxEpochs);
   expect_same_params(a.params(), b.params());
   EXPECT_LT(oa.losses.back(), oa.losses.front());
 }
@@ -125,7 +125,7 @@ TEST_P(TrainerResume, StopAndResumeEqualsStraightRun) {
   TrainOptions o = options(split_dir.path.string(), 3);
   o.train.max_steps = stop_steps;
   TrainOutcome part1 = train(first, o);
-  EXPECT_EQ(part1.stop_reason, "max_steps");
+  EXPECT_EQ(part1.stop_reason, StopReason::kMaxSteps);
   ASSERT_TRUE(fs::exists(split_dir.path / "checkpoint.last.bin"));
 
   ToyTask second(/*seed=*/999);   // different init: everything must come from the checkpoint
@@ -188,7 +188,7 @@ TEST(Trainer, SigintSavesCheckpointAndResumeContinuesExactly) {
   TrainOutcome part1 = train(first, o);
   clear_stop_request();
   std::signal(SIGINT, SIG_DFL);
-  EXPECT_EQ(part1.stop_reason, "signal");
+  EXPECT_EQ(part1.stop_reason, StopReason::kSignal);
   EXPECT_EQ(part1.steps, 6);   // the step in flight completes, then the run saves and stops
   ToyTask second(999);
   o.resume = true;
@@ -203,7 +203,7 @@ TEST(Trainer, NonFiniteLossStopsAndKeepsLastGoodParameters) {
   t.nan_at_ = 6;
   TrainOptions o = options(dir.path.string(), 3);
   TrainOutcome out = train(t, o);
-  EXPECT_EQ(out.stop_reason, "non_finite");
+  EXPECT_EQ(out.stop_reason, StopReason::kNonFinite);
   EXPECT_EQ(out.steps, 6);
   // The parameters are those after step 6 (= an uninterrupted run stopped at 6 steps).
   TempDir ref_dir;
@@ -224,13 +224,13 @@ TEST(Trainer, EarlyStoppingAfterPatienceEvaluations) {
   TrainOptions o = options(dir.path.string(), 10);
   o.train.patience = 2;
   TrainOutcome out = train(t, o);
-  EXPECT_EQ(out.stop_reason, "early_stop");
+  EXPECT_EQ(out.stop_reason, StopReason::kEarlyStop);
   EXPECT_EQ(out.epochs_done, 3);   // evaluation 1 is the best, 2 and 3 stall
   // Resuming a run that stopped early trains no further.
   ToyTask again;
   o.resume = true;
   TrainOutcome out2 = train(again, o);
-  EXPECT_EQ(out2.stop_reason, "early_stop");
+  EXPECT_EQ(out2.stop_reason, StopReason::kEarlyStop);
   EXPECT_TRUE(out2.losses.empty());
 }
 

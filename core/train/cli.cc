@@ -282,7 +282,7 @@ nlohmann::json run_summary(const std::string& task, const RunConfig& run, ParamS
   if (out) {
     s["steps"] = out->steps;
     s["epochs_done"] = out->epochs_done;
-    s["stop_reason"] = out->stop_reason;
+    s["stop_reason"] = std::string(stop_reason_name(out->stop_reason));
     s["wall_seconds"] = out->wall_seconds;
     s["train_units_per_s"] = out->train_seconds > 0 ? out->train_units / out->train_seconds : 0.0;
     s["best_dev"] = out->best.values;

@@ -19,6 +19,7 @@
 #include "base/threads.h"
 #include "train/checkpoint.h"
 #include "train/dist.h"
+#include "train/exit_codes.h"
 #include "train/experiment.h"
 #include "base/json_reader.h"
 #include "train/run_dir.h"
@@ -218,9 +219,9 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       o.resume = args.resume;
       o.config = exp.json();
       out = train(task, o);
-      if (out.stop_reason == "signal" || out.stop_reason == "non_finite" || !lead) {
+      if (!evaluates_after(out.stop_reason) || !lead) {
         dist::barrier();
-        return out.stop_reason == "signal" ? 130 : out.stop_reason == "non_finite" ? 3 : 0;
+        return exit_code(out.stop_reason);
       }
     } else if (!lead) {
       return 0;   // rank 0 evaluates
@@ -244,7 +245,7 @@ template <Task TaskT>
 int run_main(int argc, char** argv, const char* prog) {
   dist::init(&argc, &argv);
   const bool lead = dist::is_root();   // rank 0 (or the only process)
-  try {
+  return run_with_exit_codes(prog, [&] {
     const CliArgs args = parse_cli(argc, argv, prog, TaskT::flags());
     if (args.print_keys) {
       std::vector<KeyDoc> docs = experiment_key_docs(TaskT::unread_train_keys());
@@ -277,20 +278,7 @@ int run_main(int argc, char** argv, const char* prog) {
     }
     dist::finalize();
     return rc;
-  } catch (const Error& e) {
-    std::fprintf(stderr, "%s: %serror: %s\n", prog, dist::who().c_str(), e.what());
-    if (dist::active()) dist::abort(2);   // the other ranks would wait for this one forever
-    return 2;
-  } catch (const std::filesystem::filesystem_error& e) {
-    // A path the user gave that the OS refuses (a symlink loop, a name too long): a user error, not ours.
-    std::fprintf(stderr, "%s: %serror: %s\n", prog, dist::who().c_str(), e.what());
-    if (dist::active()) dist::abort(2);
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %sinternal error: %s\n", prog, dist::who().c_str(), e.what());
-    if (dist::active()) dist::abort(70);
-    return 70;
-  }
+  });
 }
 
 }  // namespace twin

@@ -82,18 +82,7 @@ void write_output(const PredictArgs& a, const std::string& text) {
 }
 
 int run_mode(const char* label, int (*mode_main)(int, char**), int argc, char** argv) {
-  try {
-    return mode_main(argc, argv);
-  } catch (const Error& e) {
-    std::fprintf(stderr, "%s: error: %s\n", label, e.what());
-    return 2;
-  } catch (const fs::filesystem_error& e) {   // a path the OS refuses (e.g. a symlink loop)
-    std::fprintf(stderr, "%s: error: %s\n", label, e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: internal error: %s\n", label, e.what());
-    return 70;
-  }
+  return run_with_exit_codes(label, [&] { return mode_main(argc, argv); });
 }
 
 }  // namespace twin

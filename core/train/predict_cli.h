@@ -52,8 +52,8 @@ int label_lines_main(int argc, char** argv, const char* usage, const char* mode,
   report_done(mode, out.size(), noun, *a);
   return 0;
 }
-// Runs a mode's main with the task binaries' error convention: "<label>: error: ..." and exit 2 for bad input,
-// "<label>: internal error: ..." and 70 for anything else.
+// Runs a mode's main with the task binaries' error convention (train/exit_codes.h): "<label>: error: ..." and
+// exit 2 for bad input, "<label>: internal error: ..." and 70 for anything else.
 int run_mode(const char* label, int (*mode_main)(int, char**), int argc, char** argv);
 
 }  // namespace twin

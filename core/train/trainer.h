@@ -17,6 +17,7 @@
 #include "optim/schedule.h"
 #include "train/checkpoint.h"
 #include "train/config.h"
+#include "train/exit_codes.h"
 #include "train/progress.h"
 #include "train/replicas.h"
 #include "train/run_dir.h"
@@ -43,7 +44,7 @@ struct TrainOutcome {
   double train_units = 0;       // units (tokens/sentences) trained on in this process
   double train_seconds = 0;     // time in training steps in this process (excludes evaluation)
   double wall_seconds = 0;
-  std::string stop_reason;      // "max_epochs" | "max_steps" | "max_minutes" | "early_stop" | "signal" | "non_finite"
+  StopReason stop_reason = StopReason::kNone;   // summary.json names it (kStopReasonNames); exit_code() maps it
   std::vector<double> losses;   // per-step training loss (loss_sum/units), for tests and goldens
 };
 
@@ -110,7 +111,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
 
   TrainOutcome out;
   if (o.resume && tc.patience > 0 && p.stalled >= tc.patience) {
-    out.stop_reason = "early_stop";   // the run had already stopped early: nothing left to train
+    out.stop_reason = StopReason::kEarlyStop;   // the run had already stopped early: nothing left to train
     out.epochs_done = p.epoch - 1;
     out.best = p.best;
     out.steps = p.step;
@@ -228,7 +229,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
       if (!std::isfinite(step_loss) || !std::isfinite(gnorm)) {
         // Keep the last good checkpoint: the parameters were not updated with this step.
         store.zero_grad();
-        out.stop_reason = "non_finite";
+        out.stop_reason = StopReason::kNonFinite;
         report_non_finite(step_loss, gnorm);
         stop = true;
         break;
@@ -253,11 +254,11 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
         evaluated = true;
       }
       const double minutes = replicas.from_root((p.elapsed_s + wall.seconds()) / 60.0);   // every rank stops alike
-      if (stop_asked) out.stop_reason = "signal";
-      else if (tc.max_steps > 0 && p.step >= tc.max_steps) out.stop_reason = "max_steps";
-      else if (tc.max_minutes > 0 && minutes >= tc.max_minutes) out.stop_reason = "max_minutes";
-      else if (tc.patience > 0 && p.stalled >= tc.patience) out.stop_reason = "early_stop";
-      if (!out.stop_reason.empty()) {
+      if (stop_asked) out.stop_reason = StopReason::kSignal;
+      else if (tc.max_steps > 0 && p.step >= tc.max_steps) out.stop_reason = StopReason::kMaxSteps;
+      else if (tc.max_minutes > 0 && minutes >= tc.max_minutes) out.stop_reason = StopReason::kMaxMinutes;
+      else if (tc.patience > 0 && p.stalled >= tc.patience) out.stop_reason = StopReason::kEarlyStop;
+      if (out.stop_reason != StopReason::kNone) {
         // No evaluation here: it would change plateau/early-stopping state, and an interrupted run that is
         // resumed must follow the uninterrupted one exactly. run_main evaluates the best (or current) model.
         // Resume continues after this batch. After an epoch's last batch the position stays in this epoch
@@ -279,7 +280,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     if (tc.eval_every == 0) {
       evaluate_dev();
       if (tc.patience > 0 && p.stalled >= tc.patience) {
-        out.stop_reason = "early_stop";
+        out.stop_reason = StopReason::kEarlyStop;
         stop = true;
       }
     }
@@ -290,8 +291,8 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     save_last(0);
   }
   if (tty) std::fputc('\n', stderr);   // end the live bar's line
-  if (out.stop_reason.empty()) out.stop_reason = "max_epochs";
-  if (out.stop_reason == "signal" && !quiet)
+  if (out.stop_reason == StopReason::kNone) out.stop_reason = StopReason::kMaxEpochs;
+  if (out.stop_reason == StopReason::kSignal && !quiet)
     std::fprintf(stderr, "stopped by signal %d; saved %s (continue with --resume)\n", stop_signal(), last_path.c_str());
   out.best = p.best;
   out.steps = p.step;

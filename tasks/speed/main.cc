@@ -19,6 +19,7 @@
 #include "base/profile.h"
 #include "nmt_bench.h"
 #include "speed_bench.h"
+#include "train/exit_codes.h"
 #include "train/experiment.h"
 #include "train/records_csv.h"
 #include "train/run_dir.h"
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
                 "the matrix-product kernels in use (README, Speed).\n", usage);
     return 0;
   }
-  try {
+  return run_with_exit_codes(prog, [&] {
     if (nmt) return speed::nmt_bench_main(argc - 1, argv + 1);
     if (argc > 1 && !std::strcmp(argv[1], "--csv")) {
       TW_CHECK(argc > 2, "--csv needs at least one report .json; ", usage);
@@ -95,14 +96,5 @@ int main(int argc, char** argv) {
     std::printf("%s\nwrote %s.json, %s.md and %s.csv\n", speed::report_markdown(cfg, rep).c_str(), cfg.out.c_str(),
                 cfg.out.c_str(), cfg.out.c_str());
     return 0;
-  } catch (const Error& e) {
-    std::fprintf(stderr, "%s: error: %s\n", prog, e.what());
-    return 2;
-  } catch (const std::filesystem::filesystem_error& e) {   // a path the OS refuses (e.g. a symlink loop)
-    std::fprintf(stderr, "%s: error: %s\n", prog, e.what());
-    return 2;
-  } catch (const std::exception& e) {   // as run_main: a message and 70, never std::terminate's abort
-    std::fprintf(stderr, "%s: internal error: %s\n", prog, e.what());
-    return 70;
-  }
+  });
 }
