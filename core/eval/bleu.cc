@@ -32,7 +32,7 @@ std::string_view rstrip(std::string_view s) {
 std::string bleu_preprocess(const std::string& line, const BleuOptions& opt) {
   const std::string cased = opt.lowercase ? utf8_lower(line) : line;
   const std::string_view s = rstrip(cased);
-  const std::string tok = opt.tokenize == "13a" ? tokenize_13a(s) : std::string(s);
+  const std::string tok = opt.tokenize == BleuTokenize::k13a ? tokenize_13a(s) : std::string(s);
   std::string out;
   for (std::string_view w : split_unicode_whitespace(tok)) {
     if (!out.empty()) out += ' ';
@@ -141,19 +141,22 @@ BleuStats& BleuStats::operator+=(const BleuStats& o) {
 }
 
 std::string bleu_label(const BleuOptions& opt) {
-  check_bleu_options(opt);
-  return opt.tokenize == "13a" ? "sacreBLEU" : "BLEU (tokenised, multi-bleu)";
+  return opt.tokenize == BleuTokenize::k13a ? "sacreBLEU" : "BLEU (tokenised, multi-bleu)";
 }
 
-void check_bleu_options(const BleuOptions& opt) {
-  TW_CHECK(opt.tokenize == "none" || opt.tokenize == "13a", "BLEU: unknown tokenize '", opt.tokenize,
-           "' (allowed: none, 13a)");
-  TW_CHECK(opt.smooth == "none" || opt.smooth == "exp" || opt.smooth == "floor" || opt.smooth == "add-k",
-           "BLEU: unknown smooth '", opt.smooth, "' (allowed: none, exp, floor, add-k)");
+BleuTokenize bleu_tokenize_of(const std::string& name) {
+  const auto v = value_of(kBleuTokenizeNames, name);
+  TW_CHECK(v.has_value(), "BLEU: unknown tokenize '", name, "' (allowed: ", names_joined(kBleuTokenizeNames, ", "), ")");
+  return *v;
+}
+
+BleuSmooth bleu_smooth_of(const std::string& name) {
+  const auto v = value_of(kBleuSmoothNames, name);
+  TW_CHECK(v.has_value(), "BLEU: unknown smooth '", name, "' (allowed: ", names_joined(kBleuSmoothNames, ", "), ")");
+  return *v;
 }
 
 BleuStats sentence_stats(const std::string& hyp, const std::vector<std::string>& refs, const BleuOptions& opt) {
-  check_bleu_options(opt);
   std::vector<std::string> ref_text;   // filled completely before counting: Counts keys view into it
   for (const auto& r : refs)
     if (!r.empty()) ref_text.push_back(bleu_preprocess(r, opt));
@@ -190,8 +193,7 @@ BleuStats sentence_stats(const std::string& hyp, const std::vector<std::string>&
 
 // sacreBLEU's BLEU.compute_bleu (max order 4, effective_order off).
 BleuScore bleu_from_stats(const BleuStats& stats, const BleuOptions& opt, int nrefs) {
-  check_bleu_options(opt);
-  const bool floor = opt.smooth == "floor", add_k = opt.smooth == "add-k";
+  const bool floor = opt.smooth == BleuSmooth::kFloor, add_k = opt.smooth == BleuSmooth::kAddK;
   const double smooth_value = opt.smooth_value.value_or(add_k ? 1.0 : 0.1);
   BleuScore s;
   s.label = bleu_label(opt);
@@ -200,10 +202,10 @@ BleuScore bleu_from_stats(const BleuStats& stats, const BleuOptions& opt, int nr
   s.ratio = stats.ref_len > 0 ? stats.hyp_len / stats.ref_len : 0;
   s.bp = stats.hyp_len >= stats.ref_len ? 1.0 : stats.hyp_len > 0 ? std::exp(1 - stats.ref_len / stats.hyp_len) : 0.0;
 
-  std::string smooth = opt.smooth;
+  std::string smooth(name_of(kBleuSmoothNames, opt.smooth));
   if (floor || add_k) smooth += "[" + fmt("%.2f", smooth_value) + "]";
   s.signature = "nrefs:" + nrefs_str(nrefs) + "|case:" + (opt.lowercase ? "lc" : "mixed") +
-                "|eff:no|tok:" + opt.tokenize + "|smooth:" + smooth + "|version:" + kVersion;
+                "|eff:no|tok:" + std::string(name_of(kBleuTokenizeNames, opt.tokenize)) + "|smooth:" + smooth + "|version:" + kVersion;
 
   // No match at any order: score 0 and all precisions 0 (sacreBLEU's early stop).
   if (std::all_of(stats.matches.begin(), stats.matches.end(), [](double m) { return m == 0; })) return s;
@@ -217,7 +219,7 @@ BleuScore bleu_from_stats(const BleuStats& stats, const BleuOptions& opt, int nr
     if (total == 0) break;   // no n-grams of this order anywhere: the precision stays 0, hence BLEU 0
     if (correct > 0) {
       s.precisions[n] = 100 * correct / total;
-    } else if (opt.smooth == "exp") {   // NIST / mteval-v13a: 1 / (2^k * total) for the k-th zero order
+    } else if (opt.smooth == BleuSmooth::kExp) {   // NIST / mteval-v13a: 1 / (2^k * total) for the k-th zero order
       smooth_mteval *= 2;
       s.precisions[n] = 100 / (smooth_mteval * total);
     } else if (floor) {
@@ -233,7 +235,6 @@ BleuScore bleu_from_stats(const BleuStats& stats, const BleuOptions& opt, int nr
 
 BleuScore corpus_bleu(const std::vector<std::string>& hyps, const std::vector<std::vector<std::string>>& refs,
                       const BleuOptions& opt) {
-  check_bleu_options(opt);
   check_corpus(hyps.size(), refs, "BLEU");
   BleuStats total;
   std::set<size_t> nrefs;

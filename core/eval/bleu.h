@@ -16,12 +16,25 @@
 #include <string>
 #include <vector>
 
+#include "base/names.h"
+
 namespace twin {
 
+// The tokenizer applied before counting n-grams: none (split on whitespace) or sacreBLEU's default 13a.
+enum class BleuTokenize { kNone, k13a };
+inline constexpr NameTable<BleuTokenize, 2> kBleuTokenizeNames{{{BleuTokenize::kNone, "none"}, {BleuTokenize::k13a, "13a"}}};
+// The smoothing of orders without a match, as sacreBLEU defines them.
+enum class BleuSmooth { kNone, kExp, kFloor, kAddK };
+inline constexpr NameTable<BleuSmooth, 4> kBleuSmoothNames{
+    {{BleuSmooth::kNone, "none"}, {BleuSmooth::kExp, "exp"}, {BleuSmooth::kFloor, "floor"}, {BleuSmooth::kAddK, "add-k"}}};
+// The value spelled `name` (a command-line or config value); an Error naming the allowed ones otherwise.
+BleuTokenize bleu_tokenize_of(const std::string& name);
+BleuSmooth bleu_smooth_of(const std::string& name);
+
 struct BleuOptions {
-  std::string tokenize = "none";   // "none" (split on whitespace) | "13a" (sacreBLEU's default tokenizer)
+  BleuTokenize tokenize = BleuTokenize::kNone;
   bool lowercase = false;          // lowercase hypotheses and references first (utf8_lower, data/unicode_text.h)
-  std::string smooth = "none";     // "none" | "exp" | "floor" | "add-k", as sacreBLEU defines them
+  BleuSmooth smooth = BleuSmooth::kNone;
   // floor: the numerator used for orders with no match (default 0.1); add-k: k added to the matches and
   // totals of orders 2-4 (default 1). Unset = sacreBLEU's default for the method; ignored by none and exp.
   std::optional<double> smooth_value;
@@ -50,8 +63,6 @@ struct BleuScore {
 
 // "sacreBLEU" for tokenize 13a, "BLEU (tokenised, multi-bleu)" for tokenize none.
 std::string bleu_label(const BleuOptions& opt);
-// Throws twin::Error naming the allowed values if tokenize or smooth is unknown.
-void check_bleu_options(const BleuOptions& opt);
 
 // Statistics of one hypothesis against its references (at least one non-empty; empty ones are skipped, as
 // sacreBLEU does for variable numbers of references). An empty hypothesis is fine (length 0).

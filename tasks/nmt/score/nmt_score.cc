@@ -11,7 +11,7 @@ namespace twin::nmt {
 nlohmann::json score_split(const NmtDataConfig& c, const std::string& split, const std::vector<std::string>& hyps,
                            const std::vector<std::string>& refs, std::vector<std::string>* detok_out) {
   BleuOptions tok;
-  tok.tokenize = "none";   // the references are tokenised already (multi-bleu.perl convention)
+  tok.tokenize = BleuTokenize::kNone;   // the references are tokenised already (multi-bleu.perl convention)
   tok.lowercase = true;
   const BleuScore b = corpus_bleu(hyps, {refs}, tok);
   nlohmann::json m = {{"bleu", b.score}, {"bleu_str", b.str()}, {"bleu_signature", b.signature}};
@@ -20,7 +20,7 @@ nlohmann::json score_split(const NmtDataConfig& c, const std::string& split, con
   std::vector<std::string> detok;
   for (const auto& h : hyps) detok.push_back(c.form == TextForm::kTok ? detokenize(h, c.tgt) : h);
   BleuOptions sacre;
-  sacre.tokenize = "13a";
+  sacre.tokenize = BleuTokenize::k13a;
   sacre.lowercase = c.form == TextForm::kTok;   // a model trained on lowercased text cannot be scored cased
   const BleuScore s = corpus_bleu(detok, {read_lines(raw)}, sacre);
   m["sacrebleu"] = s.score;
