@@ -1,4 +1,7 @@
 #include <gtest/gtest.h>
+
+#include <iostream>
+#include <sstream>
 #include <zlib.h>
 
 #include <algorithm>
@@ -359,6 +362,49 @@ TEST(LineReader, CountsLinesForMessages) {
   EXPECT_EQ(r.where(), p + ":2");
   EXPECT_FALSE(r.next(line));
   EXPECT_FALSE(r.next(line));
+}
+
+// The reader checks UTF-8 once for every format: the line and byte named, in a gzip file too; a reader opened
+// kUnchecked hands the bytes over for a format that checks with its own wording (a vocabulary's words).
+TEST(LineReader, ChecksUtf8UnlessAskedNotTo) {
+  TempDir tmp;
+  const std::string text = "ok\n中文\xE4\xB8\n";
+  for (const std::string& p : {tmp.write("u.txt", text), write_gz(tmp, "u.txt.gz", text)}) {
+    LineReader r(p);
+    std::string line;
+    ASSERT_TRUE(r.next(line));
+    expect_error([&] { r.next(line); }, {p + ":2: invalid UTF-8 at byte 6 of the line (0xE4"});
+    expect_error([&] { read_lines(p); }, {p + ":2: invalid UTF-8 at byte 6 of the line"});
+    LineReader loose(p, Utf8Check::kUnchecked);
+    ASSERT_TRUE(loose.next(line));
+    ASSERT_TRUE(loose.next(line));
+    EXPECT_EQ(line, "中文\xE4\xB8");
+  }
+  // The BOM is stripped before the check, and only on the first line.
+  EXPECT_EQ(read_lines(tmp.write("b.txt", "\xEF\xBB\xBF" "a\n")), (std::vector<std::string>{"a"}));
+  std::string l = "\xEF\xBB\xBFx\r";
+  strip_line_end(l, /*first=*/false);
+  EXPECT_EQ(l, "\xEF\xBB\xBFx");
+  strip_line_end(l, /*first=*/true);
+  EXPECT_EQ(l, "x");
+}
+
+// Standard input (the prediction modes' default) follows the file reader's conventions: CR and a first-line
+// BOM stripped, UTF-8 checked with the line named.
+TEST(ReadStdinLines, SameConventionsAsTheFileReader) {
+  auto from_stdin = [](const std::string& text, std::vector<std::string>* lines) {
+    std::istringstream in(text);
+    std::streambuf* old = std::cin.rdbuf(in.rdbuf());
+    const std::string err = test::error_of([&] { *lines = read_stdin_lines(); });
+    std::cin.rdbuf(old);
+    std::cin.clear();
+    return err;
+  };
+  std::vector<std::string> lines;
+  EXPECT_EQ(from_stdin("\xEF\xBB\xBF" "a b\r\n\r\n中文\n", &lines), test::kNoErrorThrown);
+  EXPECT_EQ(lines, (std::vector<std::string>{"a b", "", "中文"}));
+  const std::string err = from_stdin("ok\nfine\nbad\xFF\n", &lines);
+  EXPECT_NE(err.find("<stdin>:3: invalid UTF-8 at byte 3 of the line"), std::string::npos) << err;
 }
 
 TEST(SplitWhitespace, AsciiAndIdeographicSpace) {

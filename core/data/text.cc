@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 
 #include "base/check.h"
 
@@ -51,7 +52,8 @@ struct LineReader::Impl {
   gzFile file = nullptr;
 };
 
-LineReader::LineReader(const std::string& path) : impl_(std::make_unique<Impl>()), path_(path) {
+LineReader::LineReader(const std::string& path, Utf8Check check)
+    : impl_(std::make_unique<Impl>()), path_(path), check_(check) {
   namespace fs = std::filesystem;
   std::error_code ec;
   TW_CHECK(fs::exists(path, ec), "cannot open '", path, "': no such file");
@@ -105,10 +107,25 @@ bool LineReader::next(std::string& line) {
     }
     from = pending;
   }
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (line_no_ == 0 && line.starts_with(kBom)) line.erase(0, kBom.size());
+  strip_line_end(line, line_no_ == 0);
   ++line_no_;
+  if (check_ == Utf8Check::kStrict) require_utf8(line, where());
   return true;
+}
+
+void strip_line_end(std::string& line, bool first) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (first && line.starts_with(kBom)) line.erase(0, kBom.size());
+}
+
+std::vector<std::string> read_stdin_lines(const std::string& name) {
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(std::cin, l);) {
+    strip_line_end(l, lines.empty());
+    lines.push_back(std::move(l));
+    require_utf8(lines.back(), name + ":" + std::to_string(lines.size()));
+  }
+  return lines;
 }
 
 std::vector<std::string> read_lines(const std::string& path) {

@@ -5,6 +5,9 @@
 // Lines: '\n' ends a line; a trailing '\r' is stripped (CRLF files), and so is a UTF-8 byte-order mark at the
 // start of the file (Windows-made Chinese corpora often carry one, and it would glue itself to the first token).
 // A final line without '\n' is still a line; "a\n" is one line, "a\n\n" is two (the second empty).
+// Text is UTF-8: every line is checked once, by the reader (require_utf8's message, "<file>:<line>: invalid
+// UTF-8 at byte N of the line"), so no reader of a format checks again or forgets to; a format with its own
+// wording (a vocabulary's "of the word") opens the file Utf8Check::kUnchecked and checks itself.
 // Compressed input: files are opened through zlib's gzopen, which decompresses gzip data and passes any other
 // file through unchanged, so "x.txt" and "x.txt.gz" are read by the same call whatever their names say.
 #pragma once
@@ -16,15 +19,18 @@
 
 namespace twin {
 
+enum class Utf8Check { kStrict, kUnchecked };
+
 // Streams one file line by line, for corpora too large to hold twice. Errors name the path.
 class LineReader {
  public:
-  explicit LineReader(const std::string& path);  // throws twin::Error if missing or unreadable
+  // Throws twin::Error if missing or unreadable.
+  explicit LineReader(const std::string& path, Utf8Check check = Utf8Check::kStrict);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
 
-  bool next(std::string& line);                  // false at end of file; throws on a read/decompress error
+  bool next(std::string& line);   // false at end of file; throws on a read/decompress error or invalid UTF-8
   std::int64_t line_no() const { return line_no_; }  // 1-based number of the line last returned
   const std::string& path() const { return path_; }
   std::string where() const { return path_ + ":" + std::to_string(line_no_); }  // "file:line" for messages
@@ -39,9 +45,16 @@ class LineReader {
   std::size_t pos_ = 0;
   std::int64_t line_no_ = 0;
   bool eof_ = false;
+  Utf8Check check_;
 };
 
+// Every line of a file (LineReader's conventions, UTF-8 checked).
 std::vector<std::string> read_lines(const std::string& path);
+// Every line of standard input by the same conventions (CR and a first-line BOM stripped, UTF-8 checked),
+// named `name` in errors ("<stdin>:3: invalid UTF-8 ...").
+std::vector<std::string> read_stdin_lines(const std::string& name = "<stdin>");
+// The line-end conventions on one line read some other way: a trailing '\r' is dropped, and a BOM when `first`.
+void strip_line_end(std::string& line, bool first);
 
 // Splits on runs of ASCII whitespace (space, \t, \n, \v, \f, \r) and U+3000 IDEOGRAPHIC SPACE, which Chinese
 // corpora use between words. Other Unicode spaces (e.g. U+00A0) are kept as word characters on purpose:

@@ -88,7 +88,7 @@ Vocab Vocab::from_counts(const TokenCounts& counts, const VocabOptions& opts) {
 Vocab Vocab::load(const std::string& path, const VocabOptions& opts) {
   Vocab v(opts);
   const std::size_t k = opts.specials.size();
-  LineReader reader(path);
+  LineReader reader(path, Utf8Check::kUnchecked);   // checked below, as a word
   std::string line;
   while (reader.next(line)) {
     const std::int64_t n = reader.line_no();

@@ -64,10 +64,7 @@ nlohmann::json load_run_config(const std::string& run_dir, const std::string& ta
 }
 
 std::vector<std::string> read_input_lines(const PredictArgs& a) {
-  if (!a.input.empty()) return read_lines(a.input);
-  std::vector<std::string> lines;
-  for (std::string l; std::getline(std::cin, l);) lines.push_back(l);
-  return lines;
+  return a.input.empty() ? read_stdin_lines(input_name(a)) : read_lines(a.input);
 }
 
 std::string input_name(const PredictArgs& a) { return a.input.empty() ? "<stdin>" : a.input; }

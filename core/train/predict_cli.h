@@ -28,7 +28,7 @@ std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const std::
 // a model key).
 nlohmann::json load_run_config(const std::string& run_dir, const std::string& task, const std::string& marker,
                                const std::string& model_marker = "");
-std::vector<std::string> read_input_lines(const PredictArgs& a);            // "" -> stdin
+std::vector<std::string> read_input_lines(const PredictArgs& a);            // "" -> stdin; UTF-8 checked (data/text.h)
 std::string input_name(const PredictArgs& a);                               // the file, or "<stdin>" in errors
 void write_output(const PredictArgs& a, const std::string& text);           // "" -> stdout
 // The closing line on stderr: "<mode>: <n> <noun>, to stdout" (or ", <output file>").

@@ -38,7 +38,6 @@ std::vector<Example> read_examples(const std::string& path, int num_labels, bool
   std::string line;
   while (in.next(line)) {
     const std::string where = in.where();
-    require_utf8(line, where);
     std::vector<std::string> f = split_whitespace(line);
     TW_CHECK(!f.empty(), where, ": empty line: missing label (expected `<label> <tokens>`)");
     const std::string& lab = f[0];

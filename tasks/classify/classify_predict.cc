@@ -53,7 +53,6 @@ std::vector<Example> Predictor::read_sentences(const std::vector<std::string>& l
   out.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string where = source + ":" + std::to_string(i + 1);
-    require_utf8(lines[i], where);
     Example e;
     e.tokens = split_whitespace(lines[i]);
     TW_CHECK(!e.tokens.empty(), where, ": empty line (expected a tokenised sentence, tokens separated by spaces)");

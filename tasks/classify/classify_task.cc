@@ -98,7 +98,6 @@ void ClassifyTask::memory_sentences(std::vector<Example>& sentences, std::vector
     LineReader in(memory_file_);
     std::string line;
     while (in.next(line)) {
-      require_utf8(line, in.where());
       Example e;
       e.tokens = split_whitespace(line);
       if (e.tokens.empty()) continue;   // blank lines separate nothing; skip them

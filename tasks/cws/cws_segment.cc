@@ -59,7 +59,6 @@ std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::
   std::vector<int> index_of(lines.size(), -1);   // line -> sentence, -1 for a line without characters
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string where = source + ":" + std::to_string(i + 1);
-    require_utf8(lines[i], where);
     Sentence s;
     for (const std::string& chunk : split_whitespace(lines[i]))
       for (std::string& ch : utf8_chars(chunk, where)) s.chars.push_back(std::move(ch));

@@ -51,7 +51,6 @@ Ids read_stream(const std::string& path, const Vocab& vocab, LmOov oov, long* un
   TW_CHECK(eos >= 0, "the LM vocabulary has no <eos> word");
   long unk_count = 0;
   while (in.next(line)) {
-    require_utf8(line, in.where());
     for (const auto& w : split_whitespace(line)) {
       std::int32_t id = vocab.find(w);
       if (id < 0) {

@@ -51,7 +51,6 @@ std::vector<SentenceScore> Scorer::score(const std::vector<std::string>& lines, 
   std::vector<Ids> ids(lines.size());
   std::map<size_t, std::vector<size_t>> by_length;   // equal lengths batch without padding
   for (size_t i = 0; i < lines.size(); ++i) {
-    require_utf8(lines[i], source + ":" + std::to_string(i + 1));
     Ids& x = ids[i];
     x.push_back(eos);   // the context a line starts from in the training stream
     for (const std::string& w : split_whitespace(lines[i])) {

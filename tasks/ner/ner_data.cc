@@ -40,7 +40,6 @@ std::vector<Sentence> read_conll(const std::string& path) {
   };
   std::string line;
   while (in.next(line)) {
-    require_utf8(line, in.where());
     const std::vector<std::string> f = split_whitespace(line);
     if (f.empty()) {   // blank or whitespace-only (WNUT-17's training file has lines holding only a TAB)
       flush();

@@ -70,7 +70,6 @@ std::vector<std::vector<std::string>> Tagger::read_sentences(const std::vector<s
   std::vector<std::vector<std::string>> out;
   out.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
-    require_utf8(lines[i], source + ":" + std::to_string(i + 1));
     out.push_back(split_whitespace(lines[i]));
   }
   return out;

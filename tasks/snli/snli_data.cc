@@ -64,7 +64,6 @@ std::vector<Pair> read_split(const SnliDataConfig& c, const std::string& split) 
   std::string line;
   while (in.next(line)) {
     const std::string where = in.where();
-    require_utf8(line, where);
     const auto f = split_on(line, '\t');
     TW_CHECK(f.size() == 3, where, ": ", f.size(), " tab-separated field(s), expected 3 (label, premise, hypothesis)");
     Pair p;

@@ -47,7 +47,6 @@ std::vector<Pair> Predictor::read_pairs(const std::vector<std::string>& lines, c
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string where = source + ":" + std::to_string(i + 1);
     const std::string& line = lines[i];
-    require_utf8(line, where);
     const auto tabs = std::count(line.begin(), line.end(), '\t');
     TW_CHECK(tabs == 1, where, ": ", tabs, " TABs, expected exactly one (premise<TAB>hypothesis, each tokenised)");
     const size_t tab = line.find('\t');
