@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/config_table.h"
+#include "data/batching_config.h"
 #include "rnn/cell_config.h"
 #include "test_util.h"
 #include "train/config.h"
@@ -173,6 +174,41 @@ TEST(ConfigTable, RequiredChoiceListAndAccessorRows) {
   EXPECT_EQ(d[1].allowed, "a | b");
   EXPECT_EQ(d[3].def, 2);
   EXPECT_EQ(d[3].allowed, "[1, 5]");
+}
+
+// data/batching_config.h: the three batching rows every example-list task's data table has, their docs naming
+// the task's unit, and the options they give the trainer's batching and the evaluation.
+struct Batched : BatchingConfig {
+  Batched() : BatchingConfig(7) {}
+  int other = 0;
+};
+
+TEST(BatchingConfig, RowsDefaultsAndTheOptionsTheyGive) {
+  ConfigTable<Batched> t;
+  t.integer("other", &Batched::other, 0, 9, "not batching");
+  add_batching_rows<Batched>(t, [](Batched& b) -> BatchingConfig& { return b; }, "pairs", "decoding");
+  JsonReader empty(nlohmann::json::object(), "e.json", "data");
+  const Batched d = t.parse(empty);
+  EXPECT_EQ(d.batch_size, 7);   // the task's own default
+  EXPECT_EQ(d.maxi_batch, 20);
+  EXPECT_EQ(d.eval_batch_size, 256);
+  JsonReader given(nlohmann::json{{"batch_size", 3}, {"maxi_batch", 0}, {"eval_batch_size", 5}}, "e.json", "data");
+  const Batched b = t.parse(given);
+  const BatchingOptions tr = b.train_options(), ev = b.eval_options();
+  EXPECT_EQ(tr.batch_size, 3);
+  EXPECT_EQ(tr.maxi_batch, 0);
+  EXPECT_TRUE(tr.shuffle);
+  EXPECT_EQ(ev.batch_size, 5);
+  EXPECT_EQ(ev.maxi_batch, 0);
+  EXPECT_FALSE(ev.shuffle);
+  const std::vector<KeyDoc> docs = t.docs();
+  ASSERT_EQ(docs.size(), 4u);
+  EXPECT_EQ(docs[1].key, "batch_size");
+  EXPECT_EQ(docs[1].doc, "pairs per training batch");
+  EXPECT_EQ(docs[1].def, 7);
+  EXPECT_EQ(docs[3].doc, "pairs per decoding batch");
+  JsonReader bad(nlohmann::json{{"batch_size", 0}}, "e.json", "data");
+  EXPECT_PRED2(contains, error_of([&] { t.parse(bad); }), "\"data.batch_size\"");
 }
 
 }  // namespace

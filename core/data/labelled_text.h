@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/config_table.h"
+#include "data/batching_config.h"
 #include "base/rng.h"
 #include "data/vocab.h"
 #include "base/json_reader.h"
@@ -16,10 +17,8 @@ namespace twin {
 
 class Embedding;   // nn/embedding.h; only labelled_text.cc needs its definition
 
-struct TextDataConfig {
-  // The tasks differ only in the default batch size (SNLI 128 pairs, classify 32 sentences), so each says
-  // its own and no default can be taken by mistake.
-  explicit TextDataConfig(int default_batch_size) : batch_size(default_batch_size) {}
+struct TextDataConfig : BatchingConfig {
+  explicit TextDataConfig(int default_batch_size) : BatchingConfig(default_batch_size) {}
 
   std::string dir;        // e.g. data/snli/inhouse, data/sst/sst2
   std::string protocol;   // a plain description for tables, e.g. "SST-2 sentence level, Kim (2014) splits"
@@ -28,9 +27,6 @@ struct TextDataConfig {
   int min_count = 1;        // training words seen fewer times map to <unk>
   int max_vocab = 0;        // at most this many vocabulary entries, the 2 specials included; 0 = no limit
   std::string embeddings;   // GloVe text file for the word embeddings, "" = none (random initialisation)
-  int batch_size;           // examples per training batch
-  int maxi_batch = 20;      // length-sorting window, in batches
-  int eval_batch_size = 256;
 };
 
 // Adds the shared keys to a task's `data` table; `at` reaches the TextDataConfig inside the task's struct (its
@@ -49,10 +45,8 @@ void add_text_data_rows(ConfigTable<S>& t, std::function<TextDataConfig&(S&)> at
       .flag("lowercase", field(&C::lowercase), "ASCII-lowercase every token when reading")
       .integer("min_count", field(&C::min_count), 1, 1 << 30, "training words seen fewer times map to <unk>")
       .integer("max_vocab", field(&C::max_vocab), 0, 1 << 30, "vocabulary entries at most, the 2 specials included; 0 = no limit")
-      .text("embeddings", field(&C::embeddings), "GloVe-format text file of word vectors; \"\" = random initialisation")
-      .integer("batch_size", field(&C::batch_size), 1, 1 << 20, "examples per training batch")
-      .integer("maxi_batch", field(&C::maxi_batch), 0, 1 << 20, "length-sorting window, in batches")
-      .integer("eval_batch_size", field(&C::eval_batch_size), 1, 1 << 20, "examples per evaluation batch");
+      .text("embeddings", field(&C::embeddings), "GloVe-format text file of word vectors; \"\" = random initialisation");
+  add_batching_rows<S>(t, [at](S& s) -> BatchingConfig& { return at(s); }, "examples", "evaluation");
   t.rule([at](const S& s) -> std::pair<std::string, std::string> {
     const int v = at(const_cast<S&>(s)).max_vocab;
     if (v == 1 || v == 2) return {"max_vocab", "must be 0 (no limit) or more than the 2 specials"};

@@ -20,10 +20,8 @@ const ConfigTable<CwsDataConfig>& cws_data_table() {
         .text("test", &C::test, "test split name")
         .text("words", &C::words, "training word list, relative to dir (the OOV reference)")
         .integer("min_count", &C::min_count, 1, 1 << 30, "training characters seen fewer times map to <unk>")
-        .flag("bigrams", &C::bigrams, "also feed character bigrams (c_i c_{i+1})")
-        .integer("batch_size", &C::batch_size, 1, 1 << 20, "sentences per training batch")
-        .integer("maxi_batch", &C::maxi_batch, 0, 1 << 20, "length-sorting window, in batches")
-        .integer("eval_batch_size", &C::eval_batch_size, 1, 1 << 20, "sentences per decoding batch");
+        .flag("bigrams", &C::bigrams, "also feed character bigrams (c_i c_{i+1})");
+    add_batching_rows<C>(t, [](C& c) -> BatchingConfig& { return c; }, "sentences", "decoding");
     return t;
   }();
   return t;

@@ -30,7 +30,7 @@ class CwsTask : public IdBatchedTask<CwsTask> {
   ParamStore& params() { return store_; }
   size_t train_size() const { return train_.size(); }
   int train_length(size_t id) const { return static_cast<int>(train_[id].chars.size()); }
-  BatchingOptions train_batching() const { return {.batch_size = data_.batch_size, .maxi_batch = data_.maxi_batch}; }
+  BatchingOptions train_batching() const { return data_.train_options(); }
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   // The progress line names the objective: "hinge" (max-margin, no perplexity) or "nll".
   const char* progress_loss_name() const { return mcfg_.objective == CrfObjective::kNll ? "nll" : "hinge"; }

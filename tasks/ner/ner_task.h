@@ -30,7 +30,7 @@ class NerTask : public IdBatchedTask<NerTask> {
   ParamStore& params() { return store_; }
   size_t train_size() const { return train_.size(); }
   int train_length(size_t id) const { return static_cast<int>(train_[id].tokens.size()); }
-  BatchingOptions train_batching() const { return {.batch_size = data_.text.batch_size, .maxi_batch = data_.text.maxi_batch}; }
+  BatchingOptions train_batching() const { return data_.text.train_options(); }
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   const char* progress_loss_name() const { return mcfg_.objective == CrfObjective::kNll ? "nll" : "hinge"; }
   Metrics evaluate(Split split);

@@ -30,7 +30,7 @@ class SnliTask : public IdBatchedTask<SnliTask> {
   ParamStore& params() { return store_; }
   size_t train_size() const { return train_.size(); }
   int train_length(size_t id) const { return static_cast<int>(train_[id].premise.size() + train_[id].hypothesis.size()); }
-  BatchingOptions train_batching() const { return {.batch_size = data_.batch_size, .maxi_batch = data_.maxi_batch}; }
+  BatchingOptions train_batching() const { return data_.train_options(); }
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   Metrics evaluate(Split split);
   void finish(const std::string& run_dir, nlohmann::json& summary);
