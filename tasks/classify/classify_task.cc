@@ -24,11 +24,7 @@ std::vector<double> row_of(const Mat& m, Index r, Index n) {
 }  // namespace
 
 ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs& args)
-    : store_(run.seed) {
-  JsonReader dr = root.child("data");
-  data_ = parse_classify_data(dr);
-  JsonReader mr = root.child("model");
-  mcfg_ = parse_classify_model(mr);
+    : ExampleTask(root, run, parse_classify_data, parse_classify_model) {
   if (auto it = args.task_flags.find("--memory"); it != args.task_flags.end())
     memory_n_ = static_cast<int>(parse_int_flag("--memory", it->second, 0, 1000000, "a number of test sentences"));
   if (auto it = args.task_flags.find("--memory-file"); it != args.task_flags.end()) {

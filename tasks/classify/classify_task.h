@@ -17,14 +17,14 @@
 #include "classify_data.h"
 #include "classify_model.h"
 #include "train/cli.h"
-#include "train/id_batched_task.h"
+#include "train/example_task.h"
 
 namespace twin::classify {
 
 // memory.json: tolerance of the decomposition check (relative, float) for the exact (identity-output) cells.
 inline constexpr double kMemoryTolerance = 1e-5;
 
-class ClassifyTask : public IdBatchedTask<ClassifyTask> {
+class ClassifyTask : public ExampleTask<ClassifyTask, ClassifyDataConfig, ClassifyModelConfig> {
  public:
   ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--memory", "--memory-file"}; }
@@ -40,7 +40,6 @@ class ClassifyTask : public IdBatchedTask<ClassifyTask> {
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the classify task batches by data.batch_size (sentences per batch)"}}; }
 
   nlohmann::json resolved() const;
-  ParamStore& params() { return store_; }
   size_t train_size() const { return train_.size(); }
   int train_length(size_t id) const { return static_cast<int>(train_[id].tokens.size()); }
   BatchingOptions train_batching() const { return data_.train_options(); }
@@ -64,8 +63,6 @@ class ClassifyTask : public IdBatchedTask<ClassifyTask> {
   // Scores `data` and keeps its predictions in *pred when given.
   nlohmann::json score(const std::vector<Example>& data, std::vector<int>* pred = nullptr) const;
 
-  ClassifyDataConfig data_;
-  ClassifyModelConfig mcfg_;
   std::string train_path_;
   std::vector<Example> train_, dev_, test_;
   int num_labels_ = 0;
@@ -73,7 +70,6 @@ class ClassifyTask : public IdBatchedTask<ClassifyTask> {
   long glove_found_ = 0;
   int memory_n_ = -1;            // --memory N; -1 = not given
   std::string memory_file_;      // --memory-file
-  ParamStore store_;
   std::unique_ptr<ClassifyModel> model_;
   std::vector<int> dev_pred_, test_pred_;   // of the last evaluate(): written to predictions/ by finish()
 };

@@ -11,11 +11,8 @@
 
 namespace twin::cws {
 
-CwsTask::CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {
-  JsonReader dr = root.child("data");
-  data_ = parse_cws_data(dr);
-  JsonReader mr = root.child("model");
-  mcfg_ = parse_cws_model(mr);
+CwsTask::CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
+    : ExampleTask(root, run, parse_cws_data, parse_cws_model) {
   train_ = read_split(data_, data_.train);
   dev_ = read_split(data_, data_.dev);
   test_ = read_split(data_, data_.test);
@@ -26,8 +23,6 @@ CwsTask::CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig&, con
                data_.dir.c_str(), data_.protocol.c_str(), train_.size(), dev_.size(), test_.size(),
                vocab_.chars.size(), data_.bigrams ? (", " + std::to_string(vocab_.bigrams.size()) + " bigrams").c_str() : "");
 }
-
-nlohmann::json CwsTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
 
 SummedLoss CwsTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
   const CwsBatch b = make_batch(train_, ids, vocab_, data_.bigrams);

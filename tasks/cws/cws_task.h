@@ -9,11 +9,11 @@
 #include "cws_data.h"
 #include "cws_model.h"
 #include "train/cli.h"
-#include "train/id_batched_task.h"
+#include "train/example_task.h"
 
 namespace twin::cws {
 
-class CwsTask : public IdBatchedTask<CwsTask> {
+class CwsTask : public ExampleTask<CwsTask, CwsDataConfig, CwsModelConfig> {
  public:
   CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
@@ -26,8 +26,6 @@ class CwsTask : public IdBatchedTask<CwsTask> {
   // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the cws task batches by data.batch_size (sentences per batch)"}}; }
 
-  nlohmann::json resolved() const;
-  ParamStore& params() { return store_; }
   size_t train_size() const { return train_.size(); }
   int train_length(size_t id) const { return static_cast<int>(train_[id].chars.size()); }
   BatchingOptions train_batching() const { return data_.train_options(); }
@@ -48,12 +46,9 @@ class CwsTask : public IdBatchedTask<CwsTask> {
   };
   Scored score(const std::vector<Sentence>& data) const;
 
-  CwsDataConfig data_;
-  CwsModelConfig mcfg_;
   std::vector<Sentence> train_, dev_, test_;
   CwsVocab vocab_;
   std::unordered_set<std::string> train_words_;
-  ParamStore store_;
   std::unique_ptr<CwsModel> model_;
   Scored last_dev_, last_test_;
 };

@@ -11,11 +11,8 @@
 
 namespace twin::ner {
 
-NerTask::NerTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {
-  JsonReader dr = root.child("data");
-  data_ = parse_ner_data(dr);
-  JsonReader mr = root.child("model");
-  mcfg_ = parse_ner_model(mr);
+NerTask::NerTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
+    : ExampleTask(root, run, parse_ner_data, parse_ner_model) {
   train_ = read_split(data_, data_.text.train);
   dev_ = read_split(data_, data_.text.dev);
   test_ = read_split(data_, data_.text.test);
@@ -27,8 +24,6 @@ NerTask::NerTask(JsonReader& root, const RunConfig& run, const TrainConfig&, con
                data_.text.dir.c_str(), data_.text.protocol.c_str(), train_.size(), dev_.size(), test_.size(),
                vocab_.words.size(), vocab_.chars.size(), vocab_.tags.size(), tag_scheme_name(data_.scheme));
 }
-
-nlohmann::json NerTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
 
 SummedLoss NerTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
   const NerBatch b = make_batch(train_, ids, vocab_, data_, /*with_gold=*/true, &rng);

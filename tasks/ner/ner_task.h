@@ -8,11 +8,11 @@
 #include "ner_data.h"
 #include "ner_model.h"
 #include "train/cli.h"
-#include "train/id_batched_task.h"
+#include "train/example_task.h"
 
 namespace twin::ner {
 
-class NerTask : public IdBatchedTask<NerTask> {
+class NerTask : public ExampleTask<NerTask, NerDataConfig, NerModelConfig> {
  public:
   NerTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
@@ -26,8 +26,6 @@ class NerTask : public IdBatchedTask<NerTask> {
   // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the ner task batches by data.batch_size (sentences per batch)"}}; }
 
-  nlohmann::json resolved() const;
-  ParamStore& params() { return store_; }
   size_t train_size() const { return train_.size(); }
   int train_length(size_t id) const { return static_cast<int>(train_[id].tokens.size()); }
   BatchingOptions train_batching() const { return data_.text.train_options(); }
@@ -46,11 +44,8 @@ class NerTask : public IdBatchedTask<NerTask> {
   };
   Scored score(const std::vector<Sentence>& data) const;
 
-  NerDataConfig data_;
-  NerModelConfig mcfg_;
   std::vector<Sentence> train_, dev_, test_;
   NerVocab vocab_;
-  ParamStore store_;
   std::unique_ptr<NerModel> model_;
   long embeddings_found_ = 0;
   Scored last_dev_, last_test_;

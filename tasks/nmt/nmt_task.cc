@@ -50,11 +50,8 @@ SubwordPair load_subwords(const NmtDataConfig& c) {
   return p;
 }
 
-NmtTask::NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {
-  JsonReader dr = root.child("data");
-  data_ = parse_nmt_data(dr);
-  JsonReader mr = root.child("model");
-  mcfg_ = parse_nmt_model(mr);
+NmtTask::NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
+    : ExampleTask(root, run, parse_nmt_data, parse_nmt_model) {
   JsonReader cr = root.child("decode");
   dec_ = parse_decode(cr);
   sp_ = load_subwords(data_);

@@ -10,7 +10,7 @@
 #include "decode/translator.h"
 #include "model/rnnsearch.h"
 #include "train/cli.h"
-#include "train/id_batched_task.h"
+#include "train/example_task.h"
 
 namespace twin::nmt {
 
@@ -28,7 +28,7 @@ struct SubwordPair {
 };
 SubwordPair load_subwords(const NmtDataConfig& c);
 
-class NmtTask : public IdBatchedTask<NmtTask> {
+class NmtTask : public ExampleTask<NmtTask, NmtDataConfig, NmtModelConfig> {
  public:
   NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*, decode.*) for --print-keys and experiments/KEYS.md.
@@ -49,7 +49,6 @@ class NmtTask : public IdBatchedTask<NmtTask> {
   }
 
   nlohmann::json resolved() const;
-  ParamStore& params() { return store_; }
   size_t train_size() const { return train_.src.size(); }
   int train_length(size_t id) const { return static_cast<int>(std::max(train_.src[id].size(), train_.tgt[id].size())); }
   BatchingOptions train_batching() const { return nmt_batching(data_); }
@@ -74,12 +73,9 @@ class NmtTask : public IdBatchedTask<NmtTask> {
   Scored translate_and_score(const std::string& split, const Parallel& data, const SearchConfig& sc) const;
   double perplexity(const Parallel& data) const;
 
-  NmtDataConfig data_;
-  NmtModelConfig mcfg_;
   DecodeConfig dec_;
   SubwordPair sp_;
   Parallel train_, dev_, test_;
-  ParamStore store_;
   std::unique_ptr<RnnSearch> model_;
   Scored last_test_, last_dev_;        // the final test and dev evaluations, written out by finish()
 };

@@ -12,11 +12,8 @@
 
 namespace twin::snli {
 
-SnliTask::SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&) : store_(run.seed) {
-  JsonReader dr = root.child("data");
-  data_ = parse_snli_data(dr);
-  JsonReader mr = root.child("model");
-  mcfg_ = parse_snli_model(mr);
+SnliTask::SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
+    : ExampleTask(root, run, parse_snli_data, parse_snli_model) {
   train_ = read_split(data_, data_.train);
   dev_ = read_split(data_, data_.dev);
   test_ = read_split(data_, data_.test);
@@ -28,8 +25,6 @@ SnliTask::SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig&, c
                data_.embeddings.empty() ? ", random embeddings"
                                         : (", " + std::to_string(glove_found_) + " rows from " + data_.embeddings).c_str());
 }
-
-nlohmann::json SnliTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
 
 SummedLoss SnliTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
   const SnliBatch b = make_batch(train_, ids, vocab_);

@@ -8,11 +8,11 @@
 #include "snli_data.h"
 #include "snli_model.h"
 #include "train/cli.h"
-#include "train/id_batched_task.h"
+#include "train/example_task.h"
 
 namespace twin::snli {
 
-class SnliTask : public IdBatchedTask<SnliTask> {
+class SnliTask : public ExampleTask<SnliTask, SnliDataConfig, SnliModelConfig> {
  public:
   SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
@@ -26,8 +26,6 @@ class SnliTask : public IdBatchedTask<SnliTask> {
   // train.batch_size is the LM's; this task batches by data.batch_size (pairs per batch).
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the snli task batches by data.batch_size (pairs per batch)"}}; }
 
-  nlohmann::json resolved() const;
-  ParamStore& params() { return store_; }
   size_t train_size() const { return train_.size(); }
   int train_length(size_t id) const { return static_cast<int>(train_[id].premise.size() + train_[id].hypothesis.size()); }
   BatchingOptions train_batching() const { return data_.train_options(); }
@@ -42,12 +40,9 @@ class SnliTask : public IdBatchedTask<SnliTask> {
   // Scores `data` and keeps its predictions in *pred when given.
   nlohmann::json score(const std::vector<Pair>& data, std::vector<int>* pred = nullptr) const;
 
-  SnliDataConfig data_;
-  SnliModelConfig mcfg_;
   std::vector<Pair> train_, dev_, test_;
   Vocab vocab_;
   long glove_found_ = 0;
-  ParamStore store_;
   std::unique_ptr<SnliModel> model_;
   std::vector<int> dev_pred_, test_pred_;   // of the last evaluate(): written to predictions/ by finish()
 };
