@@ -69,8 +69,8 @@ std::vector<std::string> read_input_lines(const PredictArgs& a) {
 
 std::string input_name(const PredictArgs& a) { return a.input.empty() ? "<stdin>" : a.input; }
 
-void report_done(const char* mode, std::size_t n, const char* noun, const PredictArgs& a) {
-  std::fprintf(stderr, "%s: %zu %s, %s\n", mode, n, noun, a.output.empty() ? "to stdout" : a.output.c_str());
+std::string done_line(const char* mode, std::size_t n, const char* noun, const PredictArgs& a) {
+  return std::string(mode) + ": " + std::to_string(n) + " " + noun + ", " + (a.output.empty() ? "to stdout" : a.output);
 }
 
 void write_output(const PredictArgs& a, const std::string& text) {

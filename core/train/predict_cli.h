@@ -5,6 +5,7 @@
 // trained run folder they load (its config.resolved.json and model.best.bin), checked with the same messages.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,8 +32,31 @@ nlohmann::json load_run_config(const std::string& run_dir, const std::string& ta
 std::vector<std::string> read_input_lines(const PredictArgs& a);            // "" -> stdin; UTF-8 checked (data/text.h)
 std::string input_name(const PredictArgs& a);                               // the file, or "<stdin>" in errors
 void write_output(const PredictArgs& a, const std::string& text);           // "" -> stdout
-// The closing line on stderr: "<mode>: <n> <noun>, to stdout" (or ", <output file>").
-void report_done(const char* mode, std::size_t n, const char* noun, const PredictArgs& a);
+
+// What a mode made of its input lines: the output text (to --output or stdout) and its closing line on stderr.
+struct ModeOutput {
+  std::string text;
+  std::string report;   // without the newline; "" prints nothing
+};
+// "<mode>: <n> <noun>, to stdout" (or ", <output file>"), the usual closing line.
+std::string done_line(const char* mode, std::size_t n, const char* noun, const PredictArgs& a);
+
+// The main of every prediction mode: parses the mode's arguments (--help: `usage`, exit 0), sets the thread
+// count, opens the trained run (Loaded::load(run folder)), reads the input lines (UTF-8 checked), lets
+// run(loaded, lines, args) make the output, writes it and prints the closing line. One body, so the modes
+// cannot drift apart in how they read, write and fail.
+template <class Loaded, class Run>
+int lines_mode_main(int argc, char** argv, const char* usage, Run run) {
+  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, usage);
+  if (!a) return 0;
+  set_num_threads(a->threads);
+  const Loaded loaded = Loaded::load(a->run);
+  const std::vector<std::string> lines = read_input_lines(*a);
+  const ModeOutput out = run(loaded, lines, *a);
+  write_output(*a, out.text);
+  if (!out.report.empty()) std::fprintf(stderr, "%s\n", out.report.c_str());
+  return 0;
+}
 
 // The main of a mode that gives one label per input line (`classify predict`, `snli predict`): loads
 // Predictor::load(run), reads the examples with read(predictor, lines, input name), labels them with
@@ -41,16 +65,13 @@ void report_done(const char* mode, std::size_t n, const char* noun, const Predic
 template <class Predictor, class Read, class Name>
 int label_lines_main(int argc, char** argv, const char* usage, const char* mode, const char* noun, Read read,
                      Name name) {
-  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, usage);
-  if (!a) return 0;
-  set_num_threads(a->threads);
-  const Predictor pred = Predictor::load(a->run);
-  const auto examples = read(pred, read_input_lines(*a), input_name(*a));
-  const std::vector<LabelProbability> out =
-      pred.predict(examples, a->batch > 0 ? a->batch : pred.data.eval_batch_size);
-  write_output(*a, label_probability_lines(out, name));
-  report_done(mode, out.size(), noun, *a);
-  return 0;
+  return lines_mode_main<Predictor>(
+      argc, argv, usage, [&](const Predictor& pred, const std::vector<std::string>& lines, const PredictArgs& a) {
+        const auto examples = read(pred, lines, input_name(a));
+        const std::vector<LabelProbability> out =
+            pred.predict(examples, a.batch > 0 ? a.batch : pred.data.eval_batch_size);
+        return ModeOutput{label_probability_lines(out, name), done_line(mode, out.size(), noun, a)};
+      });
 }
 // Runs a mode's main with the task binaries' error convention (train/exit_codes.h): "<label>: error: ..." and
 // exit 2 for bad input, "<label>: internal error: ..." and 70 for anything else.

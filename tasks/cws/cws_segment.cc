@@ -84,21 +84,16 @@ std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::
 }
 
 int segment_main(int argc, char** argv) {
-  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
-  if (!a) return 0;
-  set_num_threads(a->threads);
-  const Segmenter seg = Segmenter::load(a->run);
-  const std::vector<std::string> lines = read_input_lines(*a);
-  const auto words = seg.segment(lines, a->batch > 0 ? a->batch : seg.data.eval_batch_size,
-                                 input_name(*a));
-  std::string text;
-  for (const auto& s : words) {
-    for (size_t k = 0; k < s.size(); ++k) text += (k ? "  " : "") + s[k];
-    text += '\n';
-  }
-  write_output(*a, text);
-  report_done("cws segment", lines.size(), "lines", *a);
-  return 0;
+  return lines_mode_main<Segmenter>(argc, argv, kUsage, [](const Segmenter& seg, const std::vector<std::string>& lines,
+                                                           const PredictArgs& a) {
+    const auto words = seg.segment(lines, a.batch > 0 ? a.batch : seg.data.eval_batch_size, input_name(a));
+    std::string text;
+    for (const auto& s : words) {
+      for (size_t k = 0; k < s.size(); ++k) text += (k ? "  " : "") + s[k];
+      text += '\n';
+    }
+    return ModeOutput{text, done_line("cws segment", lines.size(), "lines", a)};
+  });
 }
 
 }  // namespace twin::cws

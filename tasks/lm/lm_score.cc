@@ -92,30 +92,26 @@ std::vector<SentenceScore> Scorer::score(const std::vector<std::string>& lines, 
 }
 
 int score_main(int argc, char** argv) {
-  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
-  if (!a) return 0;
-  set_num_threads(a->threads);
-  const Scorer scorer = Scorer::load(a->run);
-  const std::vector<std::string> lines = read_input_lines(*a);
-  const auto scores = scorer.score(lines, a->batch > 0 ? a->batch : 64, input_name(*a));
-  std::string text;
-  char buf[96];
-  double lp = 0;
-  long tokens = 0, unknown = 0;
-  for (const SentenceScore& s : scores) {
-    std::snprintf(buf, sizeof buf, "%.17g\t%ld\t%.6g\n", s.logprob, s.tokens, std::exp(-s.logprob / s.tokens));
+  return lines_mode_main<Scorer>(argc, argv, kUsage, [](const Scorer& scorer, const std::vector<std::string>& lines,
+                                                        const PredictArgs& a) {
+    const auto scores = scorer.score(lines, a.batch > 0 ? a.batch : 64, input_name(a));
+    std::string text;
+    char buf[96];
+    double lp = 0;
+    long tokens = 0, unknown = 0;
+    for (const SentenceScore& s : scores) {
+      std::snprintf(buf, sizeof buf, "%.17g\t%ld\t%.6g\n", s.logprob, s.tokens, std::exp(-s.logprob / s.tokens));
+      text += buf;
+      lp += s.logprob;
+      tokens += s.tokens;
+      unknown += s.unknown;
+    }
+    std::snprintf(buf, sizeof buf, "# total\t%.17g\t%ld\t%.6g\n", lp, tokens,
+                  tokens > 0 ? std::exp(-lp / static_cast<double>(tokens)) : 0.0);
     text += buf;
-    lp += s.logprob;
-    tokens += s.tokens;
-    unknown += s.unknown;
-  }
-  std::snprintf(buf, sizeof buf, "# total\t%.17g\t%ld\t%.6g\n", lp, tokens,
-                tokens > 0 ? std::exp(-lp / static_cast<double>(tokens)) : 0.0);
-  text += buf;
-  write_output(*a, text);
-  std::fprintf(stderr, "lm score: %zu sentences, %ld tokens, %ld words outside the vocabulary scored as <unk>\n",
-               lines.size(), tokens, unknown);
-  return 0;
+    return ModeOutput{text, "lm score: " + std::to_string(lines.size()) + " sentences, " + std::to_string(tokens) +
+                                " tokens, " + std::to_string(unknown) + " words outside the vocabulary scored as <unk>"};
+  });
 }
 
 }  // namespace twin::lm

@@ -103,24 +103,20 @@ std::vector<std::vector<std::string>> Tagger::tag(const std::vector<std::vector<
 }
 
 int tag_main(int argc, char** argv) {
-  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, kUsage);
-  if (!a) return 0;
-  set_num_threads(a->threads);
-  const Tagger tagger = Tagger::load(a->run);
-  const std::vector<std::string> lines = read_input_lines(*a);
-  const auto sentences = Tagger::read_sentences(lines, input_name(*a));
-  const auto tags = tagger.tag(sentences, a->batch > 0 ? a->batch : tagger.data.text.eval_batch_size);
-  std::string text;
-  long tokens = 0;
-  for (size_t i = 0; i < sentences.size(); ++i) {
-    for (size_t t = 0; t < sentences[i].size(); ++t) text += sentences[i][t] + "\t" + tags[i][t] + "\n";
-    text += "\n";
-    tokens += static_cast<long>(sentences[i].size());
-  }
-  write_output(*a, text);
-  std::fprintf(stderr, "ner tag: %zu sentences, %ld tokens, %s\n", sentences.size(), tokens,
-               a->output.empty() ? "to stdout" : a->output.c_str());
-  return 0;
+  return lines_mode_main<Tagger>(argc, argv, kUsage, [](const Tagger& tagger, const std::vector<std::string>& lines,
+                                                        const PredictArgs& a) {
+    const auto sentences = Tagger::read_sentences(lines, input_name(a));
+    const auto tags = tagger.tag(sentences, a.batch > 0 ? a.batch : tagger.data.text.eval_batch_size);
+    std::string text;
+    long tokens = 0;
+    for (size_t i = 0; i < sentences.size(); ++i) {
+      for (size_t t = 0; t < sentences[i].size(); ++t) text += sentences[i][t] + "\t" + tags[i][t] + "\n";
+      text += "\n";
+      tokens += static_cast<long>(sentences[i].size());
+    }
+    return ModeOutput{text, "ner tag: " + std::to_string(sentences.size()) + " sentences, " + std::to_string(tokens) +
+                                " tokens, " + (a.output.empty() ? "to stdout" : a.output)};
+  });
 }
 
 }  // namespace twin::ner
