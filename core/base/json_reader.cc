@@ -231,26 +231,9 @@ std::string JsonReader::get_choice(const std::string& key, const std::string& de
 int JsonReader::require_int(const std::string& key, int min, int max) {
   return static_cast<int>(get_integer(key, require(key), min, max));
 }
-long JsonReader::require_long(const std::string& key, long min, long max) {
-  return static_cast<long>(get_integer(key, require(key), min, max));
-}
-std::uint64_t JsonReader::require_uint64(const std::string& key, std::uint64_t min, std::uint64_t max) {
-  require(key);
-  return get_uint64(key, 0, min, max);
-}
-double JsonReader::require_double(const std::string& key, double min, double max) {
-  return get_number(key, require(key), min, max);
-}
-bool JsonReader::require_bool(const std::string& key) {
-  require(key);
-  return get_bool(key, false);
-}
 std::string JsonReader::require_string(const std::string& key) {
   require(key);
   return get_string(key, "");
-}
-std::string JsonReader::require_choice(const std::string& key, const std::vector<std::string>& allowed) {
-  return check_choice(key, require(key), allowed);
 }
 
 JsonReader JsonReader::child(const std::string& key) {

@@ -41,15 +41,7 @@ class JsonReader {
   // Required variants: absence is an error.
   int require_int(const std::string& key, int min = std::numeric_limits<int>::min(),
                   int max = std::numeric_limits<int>::max());
-  long require_long(const std::string& key, long min = std::numeric_limits<long>::min(),
-                    long max = std::numeric_limits<long>::max());
-  std::uint64_t require_uint64(const std::string& key, std::uint64_t min = 0,
-                               std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
-  double require_double(const std::string& key, double min = -std::numeric_limits<double>::max(),
-                        double max = std::numeric_limits<double>::max());
-  bool require_bool(const std::string& key);
   std::string require_string(const std::string& key);
-  std::string require_choice(const std::string& key, const std::vector<std::string>& allowed);
 
   // Nested object: absent -> an empty object (all defaults); present but not an object -> error.
   // The child tracks its own keys: call finish() on it too (the parse_* functions do).

@@ -99,7 +99,6 @@ class Vocab {
 
  private:
   std::int32_t append(std::string_view word);  // no frozen check, no duplicate check
-  void update_unk();
 
   VocabOptions opts_;
   std::vector<std::string> words_;

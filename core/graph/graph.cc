@@ -129,7 +129,6 @@ void Graph::add_grad(NodeId id, Mat&& m) {
   give(std::move(m));
 }
 
-bool Graph::has_grad(NodeId id) const { return nodes_[static_cast<size_t>(id)].grad_ready; }
 
 template <typename Range>
 Var Graph::record_impl(const char* op, Mat value, const Range& inputs, Backward bw) {

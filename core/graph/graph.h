@@ -56,7 +56,6 @@ class Graph {
   }
   Mat& grad(NodeId id);                  // zero-initialised on first touch (a param leaf: p.grad)
   bool needs_grad(NodeId id) const { return nodes_[static_cast<size_t>(id)].needs_grad; }
-  bool has_grad(NodeId id) const;
   Param* param_of(NodeId id) const { return nodes_[static_cast<size_t>(id)].param; }
   const char* op(NodeId id) const { return nodes_[static_cast<size_t>(id)].op; }
   bool training() const { return mode_ == Mode::kTrain; }

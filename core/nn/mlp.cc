@@ -11,7 +11,6 @@ Activation parse_activation(const std::string& name) {
   TW_FAIL("unknown activation '", name, "'; expected one of: tanh, relu");
 }
 
-const char* activation_name(Activation a) { return a == Activation::kTanh ? "tanh" : "relu"; }
 
 Var activate(Var x, Activation a) { return a == Activation::kTanh ? tanh(x) : relu(x); }
 

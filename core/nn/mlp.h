@@ -14,7 +14,6 @@ namespace twin {
 
 enum class Activation { kTanh, kRelu };
 Activation parse_activation(const std::string& name);   // "tanh" | "relu"; anything else throws
-const char* activation_name(Activation a);
 Var activate(Var x, Activation a);
 
 struct MlpConfig {

@@ -42,10 +42,4 @@ StackedOut run_stacked(const std::vector<const Cell*>& layers, Var x, const Mat&
   return stacked_impl(layers, x, mask, batch, dir, init, dropout_p, &rng);
 }
 
-std::vector<const Cell*> cell_ptrs(const std::vector<std::unique_ptr<Cell>>& cells) {
-  std::vector<const Cell*> out;
-  for (const auto& c : cells) out.push_back(c.get());
-  return out;
-}
-
 }  // namespace twin

@@ -33,7 +33,5 @@ StackedOut run_stacked(const std::vector<const Cell*>& layers, Var x, const Mat&
                        const std::vector<CellState>& init = {});
 StackedOut run_stacked(const std::vector<const Cell*>& layers, Var x, const Mat& mask, Index batch, Dir dir,
                        const std::vector<CellState>& init, Real dropout_p, Rng& rng);
-// Convenience: the layers a model usually owns.
-std::vector<const Cell*> cell_ptrs(const std::vector<std::unique_ptr<Cell>>& cells);
 
 }  // namespace twin
