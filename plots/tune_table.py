@@ -142,6 +142,9 @@ def build(data, sweeps_dir):
                   *([f"- **in progress**: {len(cells)} of the space's {len(listed)} cells have finished their "
                      f"budget; still to come: {', '.join(missing)}. No comparison between cells is made until "
                      "every cell's study and seed runs are committed."] if missing else []),
+                  *([f"- **seed runs to come**: {', '.join(sorted(c for c, v in cells.items() if not v['seeds']))} "
+                     "(each cell's best configuration run again with other seeds, scored on test; the seed table lists the "
+                     "cells that have them)."] if not missing and any(not v["seeds"] for v in cells.values()) else []),
                   f"- protocol: {meta['user_attrs'].get('protocol', '')}",
                   f"- budget: {budget} trials per cell; sampler {meta['sampler'].get('name')} seed "
                   f"{meta['sampler'].get('seed')}; selection: best dev {metric}",

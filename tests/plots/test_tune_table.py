@@ -92,6 +92,8 @@ def test_table_from_a_hand_made_sweep():
         assert "| atr | 3 / 3 | 80.00 |" in text
         assert "1 / 0 / 1 |" in text                            # capped / diverged / failed (interrupted) tries
         assert "budget: 3 trials per cell; sampler random seed 7" in text
+        # Every study done but no seed runs yet: the table says which cells still need them.
+        assert "**seed runs to come**: atr, lstm (" in text, text
         # A trial.json that disagrees with its study is an error naming the folder, and the study is left out.
         bad = os.path.join(root, "sw", "sp_atr_hidden", "trial_001", "trial.json")
         rec = json.load(open(bad))
