@@ -139,7 +139,7 @@ TEST(ClassifyData, BatchesCoverEveryExampleOncePadded) {
   ClassifyDataConfig c;
   Vocab v = build_vocab(data, c);
   Rng rng(3);
-  const auto batches = classify_batches(data, 5, 2, /*shuffle=*/true, rng);
+  const auto batches = batches_by_length(data, example_length, {.batch_size = 5, .maxi_batch = 2, .shuffle = true}, rng);
   std::multiset<int> seen;
   for (const auto& b : batches) {
     EXPECT_LE(b.size(), 5u);
@@ -154,7 +154,7 @@ TEST(ClassifyData, BatchesCoverEveryExampleOncePadded) {
   EXPECT_EQ(seen.size(), data.size());
   for (int i = 0; i < 23; ++i) EXPECT_EQ(seen.count(i), 1u);
   // Evaluation order: unshuffled, consecutive.
-  const auto eval = classify_batches(data, 10, 0, /*shuffle=*/false, rng);
+  const auto eval = eval_batches(data, example_length, 10);
   ASSERT_EQ(eval.size(), 3u);
   EXPECT_THROW(make_batch(data, {0, 99}, v), Error);
 }

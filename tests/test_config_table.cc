@@ -194,7 +194,7 @@ TEST(BatchingConfig, RowsDefaultsAndTheOptionsTheyGive) {
   EXPECT_EQ(d.eval_batch_size, 256);
   JsonReader given(nlohmann::json{{"batch_size", 3}, {"maxi_batch", 0}, {"eval_batch_size", 5}}, "e.json", "data");
   const Batched b = t.parse(given);
-  const BatchingOptions tr = b.train_options(), ev = b.eval_options();
+  const BatchingOptions tr = b.train_options(), ev = eval_batching(b.eval_batch_size);
   EXPECT_EQ(tr.batch_size, 3);
   EXPECT_EQ(tr.maxi_batch, 0);
   EXPECT_TRUE(tr.shuffle);

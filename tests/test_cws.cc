@@ -74,7 +74,7 @@ TEST(CwsData, BatchesCoverEverySentenceOnceWithGoldTags) {
   const CwsVocab v = build_vocab(train, c);
   Rng rng(1);
   std::vector<int> seen(train.size(), 0);
-  for (const auto& idx : cws_batches(train, 8, 2, true, rng)) {
+  for (const auto& idx : batches_by_length(train, sentence_length, {.batch_size = 8, .maxi_batch = 2, .shuffle = true}, rng)) {
     const CwsBatch b = make_batch(train, idx, v, true);
     ASSERT_EQ(b.gold.size(), idx.size());
     EXPECT_EQ(static_cast<Index>(b.bigram_flat.size()), b.chars.steps() * b.chars.size());
@@ -169,8 +169,7 @@ TEST(CwsModel, ConstrainedDecodingOnlyProducesLegalTagSequences) {
   const CwsDataConfig c = config_for(d.str());
   const auto train = read_split(c, "train");
   const CwsVocab v = build_vocab(train, c);
-  Rng rng(0);
-  const auto idx = cws_batches(train, 64, 0, false, rng);
+  const auto idx = eval_batches(train, sentence_length, 64);
   const Mat allowed = bmes_allowed_transitions(), start = bmes_allowed_start(), end = bmes_allowed_end();
   auto illegal = [&](const std::vector<int>& t) {
     int n = (start(0, t.front()) == 0) + (end(0, t.back()) == 0);

@@ -307,6 +307,23 @@ TEST(MakeBatches, WithoutShuffleIsStableAndLeavesRngAlone) {
   expect_error([&] { make_batches({1, -2}, {}, rng); }, {"example 1", "-2"});
 }
 
+// The evaluation batches every task and prediction mode uses: all examples sorted by length at once, ties in
+// input order, by the task's own length function.
+TEST(EvalBatches, SortAllByTheGivenLengthWithoutAnRng) {
+  const std::vector<std::string> words = {"dddd", "bb", "dddd", "a", "ccc"};
+  const auto by_size = eval_batches(words, [](const std::string& w) { return w.size(); }, 2);
+  EXPECT_EQ(by_size, (std::vector<std::vector<int>>{{3, 1}, {4, 0}, {2}}));
+  // Another length function gives another order: the batching reads only the lengths it is given.
+  const auto reversed = eval_batches(words, [](const std::string& w) { return 5 - w.size(); }, 3);
+  EXPECT_EQ(reversed, (std::vector<std::vector<int>>{{0, 2, 4}, {1, 3}}));
+  EXPECT_TRUE(eval_batches(std::vector<std::string>{}, [](const std::string& w) { return w.size(); }, 4).empty());
+  const BatchingOptions o = eval_batching(7);
+  EXPECT_EQ(o.batch_size, 7);
+  EXPECT_EQ(o.maxi_batch, 0);
+  EXPECT_FALSE(o.shuffle);
+  expect_error([&] { eval_batches(words, [](const std::string& w) { return w.size(); }, 0); }, {"batch_size is 0"});
+}
+
 // ---------------------------------------------------------------- text
 
 TEST(ReadLines, PlainFileWithCrlfBomAndNoFinalNewline) {

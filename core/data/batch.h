@@ -60,4 +60,15 @@ std::vector<std::vector<int>> batches_by_length(const std::vector<Example>& data
   return make_batches(lengths, opts, rng);
 }
 
+// Evaluation and prediction: the input order's indices, every example sorted by length at once (least
+// padding), no rng drawn; the caller writes each result back at its index, so the output keeps the input order.
+inline BatchingOptions eval_batching(int batch_size) {
+  return {.batch_size = batch_size, .maxi_batch = 0, .shuffle = false};
+}
+template <class Example, class Length>
+std::vector<std::vector<int>> eval_batches(const std::vector<Example>& data, Length length, int batch_size) {
+  Rng unused(0);  // not advanced: shuffle is off
+  return batches_by_length(data, length, eval_batching(batch_size), unused);
+}
+
 }  // namespace twin

@@ -2,7 +2,7 @@
 // four tables with four sets of fields): data.batch_size (examples per training batch), data.maxi_batch (the
 // length-sorting window, in batches) and data.eval_batch_size. A task's data config derives from
 // BatchingConfig, adds its rows with add_batching_rows and hands train_options() to the trainer's batching
-// (train/id_batched_task.h) and eval_options() to its evaluation. NMT batches by tokens (data.batch_tokens,
+// (train/id_batched_task.h) and eval_batch_size to eval_batches (data/batch.h). NMT batches by tokens (data.batch_tokens,
 // data.max_sentences) and the LM by streams (train.batch_size), so their keys stay their own.
 #pragma once
 #include <functional>
@@ -23,8 +23,6 @@ struct BatchingConfig {
 
   // Training: shuffled, sorted by length inside windows of maxi_batch batches (make_batches).
   BatchingOptions train_options() const { return {.batch_size = batch_size, .maxi_batch = maxi_batch}; }
-  // Evaluation: input order, every example sorted by length at once (least padding), no rng drawn.
-  BatchingOptions eval_options() const { return {.batch_size = eval_batch_size, .maxi_batch = 0, .shuffle = false}; }
 };
 
 // Adds the three rows to a task's `data` table; `at` reaches the BatchingConfig inside the task's struct.

@@ -117,10 +117,4 @@ ClassifyBatch make_batch(const std::vector<Example>& data, const std::vector<int
   return b;
 }
 
-std::vector<std::vector<int>> classify_batches(const std::vector<Example>& data, int batch_size, int maxi_batch,
-                                               bool shuffle, Rng& rng) {
-  return batches_by_length(data, [](const Example& e) { return e.tokens.size(); },
-                           {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
-}
-
 }  // namespace twin::classify

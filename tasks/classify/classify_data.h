@@ -64,9 +64,7 @@ struct ClassifyBatch {
 };
 ClassifyBatch make_batch(const std::vector<Example>& data, const std::vector<int>& index, const Vocab& v);
 
-// Groups 0..data.size()-1 into batches of at most batch_size sentences (make_batches in data/batch.h),
-// length-sorted inside windows of maxi_batch batches; shuffle=false keeps the input order (evaluation).
-std::vector<std::vector<int>> classify_batches(const std::vector<Example>& data, int batch_size, int maxi_batch,
-                                               bool shuffle, Rng& rng);
+// An example's length for batching (training windows and evaluation, data/batch.h): its tokens.
+inline std::size_t example_length(const Example& e) { return e.tokens.size(); }
 
 }  // namespace twin::classify

@@ -68,7 +68,7 @@ std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab&
   Rng unused(0);
   std::vector<Prediction> out(sentences.size());
   Graph g(Mode::kInfer);
-  for (const auto& idx : classify_batches(sentences, batch, 0, /*shuffle=*/false, unused)) {
+  for (const auto& idx : eval_batches(sentences, example_length, batch)) {
     g.clear();
     const ClassifyBatch b = make_batch(sentences, idx, vocab);
     argmax_rows(model.logits(g, b.text, unused).val(), idx, out);   // logits [B, C]

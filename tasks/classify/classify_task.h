@@ -41,7 +41,7 @@ class ClassifyTask : public ExampleTask<ClassifyTask, ClassifyDataConfig, Classi
 
   nlohmann::json resolved() const;
   size_t train_size() const { return train_.size(); }
-  int train_length(size_t id) const { return static_cast<int>(train_[id].tokens.size()); }
+  int train_length(size_t id) const { return static_cast<int>(example_length(train_[id])); }
   BatchingOptions train_batching() const { return data_.train_options(); }
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   Metrics evaluate(Split split);

@@ -100,10 +100,4 @@ CwsBatch make_batch(const std::vector<Sentence>& data, const std::vector<int>& i
   return b;
 }
 
-std::vector<std::vector<int>> cws_batches(const std::vector<Sentence>& data, int batch_size, int maxi_batch,
-                                          bool shuffle, Rng& rng) {
-  return batches_by_length(data, [](const Sentence& s) { return s.chars.size(); },
-                           {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
-}
-
 }  // namespace twin::cws

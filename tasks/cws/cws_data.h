@@ -60,7 +60,7 @@ struct CwsBatch {
 };
 CwsBatch make_batch(const std::vector<Sentence>& data, const std::vector<int>& index, const CwsVocab& v,
                     bool bigrams);
-std::vector<std::vector<int>> cws_batches(const std::vector<Sentence>& data, int batch_size, int maxi_batch,
-                                          bool shuffle, Rng& rng);
+// A sentence's length for batching (training windows and evaluation, data/batch.h): its characters.
+inline std::size_t sentence_length(const Sentence& s) { return s.chars.size(); }
 
 }  // namespace twin::cws

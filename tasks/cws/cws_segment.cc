@@ -68,8 +68,7 @@ std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::
     sents.push_back(std::move(s));
   }
   std::vector<std::vector<std::string>> words(sents.size());
-  Rng unused(0);
-  for (const auto& idx : cws_batches(sents, batch, 0, /*shuffle=*/false, unused)) {
+  for (const auto& idx : eval_batches(sents, sentence_length, batch)) {
     const CwsBatch b = make_batch(sents, idx, vocab, data.bigrams);
     const auto tags = model->decode(b);
     for (size_t k = 0; k < idx.size(); ++k) {

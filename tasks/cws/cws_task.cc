@@ -30,10 +30,9 @@ SummedLoss CwsTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng)
 }
 
 std::vector<std::vector<std::string>> CwsTask::segment(const std::vector<Sentence>& data, double* seconds) const {
-  Rng unused(0);
   Stopwatch sw;
   std::vector<std::vector<std::string>> out(data.size());
-  for (const auto& idx : cws_batches(data, data_.eval_batch_size, 0, /*shuffle=*/false, unused)) {
+  for (const auto& idx : eval_batches(data, sentence_length, data_.eval_batch_size)) {
     const CwsBatch b = make_batch(data, idx, vocab_, data_.bigrams);
     const auto tags = model_->decode(b);
     for (size_t k = 0; k < idx.size(); ++k) {

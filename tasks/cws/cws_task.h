@@ -27,7 +27,7 @@ class CwsTask : public ExampleTask<CwsTask, CwsDataConfig, CwsModelConfig> {
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the cws task batches by data.batch_size (sentences per batch)"}}; }
 
   size_t train_size() const { return train_.size(); }
-  int train_length(size_t id) const { return static_cast<int>(train_[id].chars.size()); }
+  int train_length(size_t id) const { return static_cast<int>(sentence_length(train_[id])); }
   BatchingOptions train_batching() const { return data_.train_options(); }
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   // The progress line names the objective: "hinge" (max-margin, no perplexity) or "nll".

@@ -164,10 +164,4 @@ NerBatch make_batch(const std::vector<Sentence>& data, const std::vector<int>& i
   return b;
 }
 
-std::vector<std::vector<int>> ner_batches(const std::vector<Sentence>& data, int batch_size, int maxi_batch,
-                                          bool shuffle, Rng& rng) {
-  return batches_by_length(data, [](const Sentence& s) { return s.tokens.size(); },
-                           {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
-}
-
 }  // namespace twin::ner

@@ -58,7 +58,7 @@ NerVocab build_vocab(const std::vector<Sentence>& train, const NerDataConfig& c)
 // With unk_rng (training), singleton words become <unk> with probability data.singleton_unk.
 NerBatch make_batch(const std::vector<Sentence>& data, const std::vector<int>& index, const NerVocab& v,
                     const NerDataConfig& c, bool with_gold, Rng* unk_rng = nullptr);
-std::vector<std::vector<int>> ner_batches(const std::vector<Sentence>& data, int batch_size, int maxi_batch,
-                                          bool shuffle, Rng& rng);
+// A sentence's length for batching (training windows and evaluation, data/batch.h): its tokens.
+inline std::size_t sentence_length(const Sentence& s) { return s.tokens.size(); }
 
 }  // namespace twin::ner

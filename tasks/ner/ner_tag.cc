@@ -88,9 +88,8 @@ std::vector<std::vector<std::string>> Tagger::tag(const std::vector<std::vector<
     line_of.push_back(i);
   }
   std::vector<std::vector<std::string>> out(sentences.size());
-  Rng unused(0);
   // The batching of NerTask::tag (input order, no shuffling), so a run's own test split is tagged identically.
-  for (const auto& idx : ner_batches(sents, batch, 0, /*shuffle=*/false, unused)) {
+  for (const auto& idx : eval_batches(sents, sentence_length, batch)) {
     const NerBatch b = make_batch(sents, idx, vocab, data, /*with_gold=*/false);
     const auto ids = model->decode(b);
     for (size_t k = 0; k < idx.size(); ++k) {

@@ -27,7 +27,7 @@ class NerTask : public ExampleTask<NerTask, NerDataConfig, NerModelConfig> {
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the ner task batches by data.batch_size (sentences per batch)"}}; }
 
   size_t train_size() const { return train_.size(); }
-  int train_length(size_t id) const { return static_cast<int>(train_[id].tokens.size()); }
+  int train_length(size_t id) const { return static_cast<int>(sentence_length(train_[id])); }
   BatchingOptions train_batching() const { return data_.text.train_options(); }
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   const char* progress_loss_name() const { return mcfg_.objective == CrfObjective::kNll ? "nll" : "hinge"; }

@@ -105,10 +105,4 @@ SnliBatch make_batch(const std::vector<Pair>& data, const std::vector<int>& inde
   return b;
 }
 
-std::vector<std::vector<int>> snli_batches(const std::vector<Pair>& data, int batch_size, int maxi_batch,
-                                           bool shuffle, Rng& rng) {
-  return batches_by_length(data, [](const Pair& p) { return p.premise.size() + p.hypothesis.size(); },
-                           {.batch_size = batch_size, .maxi_batch = maxi_batch, .shuffle = shuffle}, rng);
-}
-
 }  // namespace twin::snli

@@ -61,10 +61,7 @@ struct SnliBatch {
 };
 SnliBatch make_batch(const std::vector<Pair>& data, const std::vector<int>& index, const Vocab& v);
 
-// Groups 0..data.size()-1 into batches of at most batch_size pairs (make_batches in data/batch.h), sorted
-// inside windows of maxi_batch batches by premise + hypothesis length; shuffle=false keeps the input order
-// for windows and batches (evaluation). Every pair appears exactly once.
-std::vector<std::vector<int>> snli_batches(const std::vector<Pair>& data, int batch_size, int maxi_batch,
-                                           bool shuffle, Rng& rng);
+// A pair's length for batching (training windows and evaluation, data/batch.h): premise + hypothesis tokens.
+inline std::size_t pair_length(const Pair& p) { return p.premise.size() + p.hypothesis.size(); }
 
 }  // namespace twin::snli

@@ -69,7 +69,7 @@ std::vector<Prediction> label_pairs(const SnliModel& model, const Vocab& vocab, 
   Rng unused(0);
   std::vector<Prediction> out(pairs.size());
   Graph g(Mode::kInfer);
-  for (const auto& idx : snli_batches(pairs, batch, 0, /*shuffle=*/false, unused)) {
+  for (const auto& idx : eval_batches(pairs, pair_length, batch)) {
     g.clear();
     const SnliBatch b = make_batch(pairs, idx, vocab);
     argmax_rows(model.logits(g, b.premise, b.hypothesis, unused).val(), idx, out);   // logits [B, 3]

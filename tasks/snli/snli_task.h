@@ -27,7 +27,7 @@ class SnliTask : public ExampleTask<SnliTask, SnliDataConfig, SnliModelConfig> {
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the snli task batches by data.batch_size (pairs per batch)"}}; }
 
   size_t train_size() const { return train_.size(); }
-  int train_length(size_t id) const { return static_cast<int>(train_[id].premise.size() + train_[id].hypothesis.size()); }
+  int train_length(size_t id) const { return static_cast<int>(pair_length(train_[id])); }
   BatchingOptions train_batching() const { return data_.train_options(); }
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   Metrics evaluate(Split split);
