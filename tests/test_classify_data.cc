@@ -139,7 +139,8 @@ TEST(ClassifyData, BatchesCoverEveryExampleOncePadded) {
   ClassifyDataConfig c;
   Vocab v = build_vocab(data, c);
   Rng rng(3);
-  const auto batches = batches_by_length(data, example_length, {.batch_size = 5, .maxi_batch = 2, .shuffle = true}, rng);
+  const auto batches = batches_by_length(data, example_length,
+      {.batch_size = 5, .maxi_batch = 2, .shuffle = true}, rng);
   std::multiset<int> seen;
   for (const auto& b : batches) {
     EXPECT_LE(b.size(), 5u);

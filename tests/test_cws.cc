@@ -74,7 +74,8 @@ TEST(CwsData, BatchesCoverEverySentenceOnceWithGoldTags) {
   const CwsVocab v = build_vocab(train, c);
   Rng rng(1);
   std::vector<int> seen(train.size(), 0);
-  for (const auto& idx : batches_by_length(train, sentence_length, {.batch_size = 8, .maxi_batch = 2, .shuffle = true}, rng)) {
+  for (const auto& idx : batches_by_length(train, sentence_length,
+      {.batch_size = 8, .maxi_batch = 2, .shuffle = true}, rng)) {
     const CwsBatch b = make_batch(train, idx, v, true);
     ASSERT_EQ(b.gold.size(), idx.size());
     EXPECT_EQ(static_cast<Index>(b.bigram_flat.size()), b.chars.steps() * b.chars.size());

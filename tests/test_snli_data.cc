@@ -173,7 +173,8 @@ TEST(SnliData, BatchesCoverEveryPairOnceWithLabelsAndLengths) {
   for (bool shuffle : {true, false}) {
     Rng rng(3);
     std::vector<int> seen(data.size(), 0);
-    for (const auto& idx : batches_by_length(data, pair_length, {.batch_size = 16, .maxi_batch = 3, .shuffle = shuffle}, rng)) {
+    for (const auto& idx : batches_by_length(data, pair_length,
+        {.batch_size = 16, .maxi_batch = 3, .shuffle = shuffle}, rng)) {
       ASSERT_LE(idx.size(), 16u);
       const SnliBatch b = make_batch(data, idx, v);
       ASSERT_EQ(b.size(), static_cast<Index>(idx.size()));

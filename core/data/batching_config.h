@@ -2,8 +2,8 @@
 // four tables with four sets of fields): data.batch_size (examples per training batch), data.maxi_batch (the
 // length-sorting window, in batches) and data.eval_batch_size. A task's data config derives from
 // BatchingConfig, adds its rows with add_batching_rows and hands train_options() to the trainer's batching
-// (train/id_batched_task.h) and eval_batch_size to eval_batches (data/batch.h). NMT batches by tokens (data.batch_tokens,
-// data.max_sentences) and the LM by streams (train.batch_size), so their keys stay their own.
+// (train/id_batched_task.h) and eval_batch_size to eval_batches (data/batch.h). NMT batches by tokens
+// (data.batch_tokens, data.max_sentences) and the LM by streams (train.batch_size), so their keys stay their own.
 #pragma once
 #include <functional>
 

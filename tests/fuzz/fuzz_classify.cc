@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Vocab v = classify::build_vocab(ex, c);
     Rng rng(5);
     std::vector<int> seen(ex.size(), 0);
-    for (const auto& idx : batches_by_length(ex, classify::example_length, {.batch_size = 4, .maxi_batch = 2, .shuffle = true}, rng)) {
+    for (const auto& idx : batches_by_length(ex, classify::example_length,
+        {.batch_size = 4, .maxi_batch = 2, .shuffle = true}, rng)) {
       const classify::ClassifyBatch b = classify::make_batch(ex, idx, v);
       for (int i : idx) ++seen[static_cast<std::size_t>(i)];
       for (Index k = 0; k < b.text.ids.size(); ++k)

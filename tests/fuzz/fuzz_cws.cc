@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const cws::CwsVocab v = cws::build_vocab(sents, c);
     Rng rng(7);
     std::vector<int> seen(sents.size(), 0);
-    for (const auto& idx : batches_by_length(sents, cws::sentence_length, {.batch_size = 3, .maxi_batch = 2, .shuffle = true}, rng)) {
+    for (const auto& idx : batches_by_length(sents, cws::sentence_length,
+        {.batch_size = 3, .maxi_batch = 2, .shuffle = true}, rng)) {
       const cws::CwsBatch b = cws::make_batch(sents, idx, v, c.bigrams);
       for (int i : idx) ++seen[static_cast<std::size_t>(i)];
       for (Index k = 0; k < b.chars.ids.size(); ++k)

@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Vocab v = snli::build_vocab(pairs, c);
     Rng rng(3);
     std::vector<int> seen(pairs.size(), 0);
-    for (const auto& idx : batches_by_length(pairs, snli::pair_length, {.batch_size = 4, .maxi_batch = 2, .shuffle = true}, rng)) {
+    for (const auto& idx : batches_by_length(pairs, snli::pair_length,
+        {.batch_size = 4, .maxi_batch = 2, .shuffle = true}, rng)) {
       const snli::SnliBatch b = snli::make_batch(pairs, idx, v);
       for (int i : idx) ++seen[static_cast<std::size_t>(i)];
       for (const SeqBatch* s : {&b.premise, &b.hypothesis})
