@@ -11,6 +11,8 @@ search space, sampler, sampler seed and number of trials for each; selection on 
         export, then copy every finished study folder (never checkpoints) and write each run's stats/ (rescore)
   /usr/bin/python3 tools/tune.py import SPACE.json... --sweep DIR --from results/sweeps/NAME
         a new sweep (another machine) given the finished studies of a committed one (tools/tune_import.py)
+  collect ... --unfinished-to DIR2 / import ... --unfinished-from DIR2
+        the unfinished studies too (their finished trials), so that a sweep outlives its machine mid-study
 
 Each trial is an ordinary run folder, DIR/<study>/trial_<slot>, made by the task binary (experiments/*.json
 plus --set flags; its command.txt, config.resolved.json, metrics and kept outputs), and trial.json beside its
@@ -421,10 +423,26 @@ def copy_run(src, dst):
                 shutil.copy2(f, dst / d / f.name)
 
 
-def collect(worker, to):
+def collect_unfinished(src, dst):
+    """An unfinished study's study.json and its finished trials' run folders (those with trial.json), so that
+    `import --unfinished-from` on another machine goes on from them; a running trial's folder is left out (its
+    checkpoint is not kept: its slot runs again from the start)."""
+    tmp = dst.with_name(dst.name + ".collecting")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    shutil.copy2(src / "study.json", tmp / "study.json")
+    for run in sorted(src.glob("trial_*")) + sorted(src.glob("best_s*")):
+        if (run / "trial.json").exists():
+            copy_run(run, tmp / run.name)
+    shutil.rmtree(dst, ignore_errors=True)
+    tmp.rename(dst)
+
+
+def collect(worker, to, unfinished_to=None):
     """Copies each finished study folder of the sweep to `to` without checkpoints, then writes every run's
     per-example statistics (plots/rescore.py --write-stats, which re-scores them from their kept outputs), so
-    that `make rescore` checks the trials as it checks results/runs."""
+    that `make rescore` checks the trials as it checks results/runs. With `unfinished_to`, each unfinished
+    study goes there instead (collect_unfinished), and a study finished now leaves it."""
     seed_runs, copied, left = [], 0, []
     for sp, cell, arm, study, pin, extra in worker.studies:
         for name in (study.study_name, study.study_name + "__seeds"):
@@ -436,7 +454,11 @@ def collect(worker, to):
             done = {t["slot"] for t in meta["trials"] if t["state"] == "COMPLETE"}
             if len(done) != slots:   # a results folder holds finished studies only: the tables need whole budgets
                 left.append(f"{name} ({len(done)} of {slots})")
+                if unfinished_to is not None:
+                    collect_unfinished(src, unfinished_to / name)
                 continue
+            if unfinished_to is not None and (unfinished_to / name).exists():
+                shutil.rmtree(unfinished_to / name)
             copied += 1
             dst = to / name
             dst.mkdir(parents=True, exist_ok=True)
@@ -447,7 +469,8 @@ def collect(worker, to):
             seed_runs += sorted(str(p) for p in list(dst.glob("trial_*")) + list(dst.glob("best_s*"))
                                 if (p / "summary.json").exists())
     print(f"tune: copied {copied} finished studies to {to}" +
-          (f"; not finished, left out: {', '.join(left)}" if left else ""))
+          (f"; not finished, {'copied to ' + str(unfinished_to) if unfinished_to else 'left out'}: "
+           f"{', '.join(left)}" if left else ""))
     if seed_runs:
         rc = subprocess.run(["/usr/bin/python3", str(REPO / "plots" / "rescore.py"), "--write-stats"] + seed_runs,
                             cwd=REPO).returncode
@@ -473,6 +496,10 @@ def main(argv=None):
     ap.add_argument("--poll", type=float, default=30.0)
     ap.add_argument("--to", default="", help="collect: the committed sweep folder, e.g. results/sweeps/issue51")
     ap.add_argument("--from", dest="from_", default="", help="import: a committed sweep folder")
+    ap.add_argument("--unfinished-to", default="",
+                    help="collect: where the unfinished studies go (their finished trials), for import")
+    ap.add_argument("--unfinished-from", default="",
+                    help="import: also the unfinished studies collected there (--unfinished-to)")
     ap.add_argument("--replay", action="store_true",
                     help="import: a study of another binary, if one of its trials run again here gives its results")
     args = ap.parse_args(argv)
@@ -505,7 +532,7 @@ def main(argv=None):
             try:
                 n = tune_import.import_finished(w, args.from_, lambda sp: pinned_binary(sp.task, w.sweep, args.bin),
                                                 lambda pin, sp, cell, arm: matched_hidden(pin["path"], sp, cell, arm),
-                                                run=w.run_again)
+                                                run=w.run_again, unfinished_root=args.unfinished_from or None)
             except tune_import.ImportError_ as e:
                 raise Stop(f"import: {e}")
             w.prepare()   # opens every study as `run` would: an imported one whose attrs differ is refused here
@@ -528,7 +555,7 @@ def main(argv=None):
             if not args.to:
                 raise Stop("collect needs --to DIR")
             export(w)
-            return collect(w, Path(args.to))
+            return collect(w, Path(args.to), Path(args.unfinished_to) if args.unfinished_to else None)
         signal.signal(signal.SIGTERM, w.on_signal)
         signal.signal(signal.SIGINT, w.on_signal)
         return w.loop()

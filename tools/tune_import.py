@@ -24,6 +24,15 @@ and code path round the same on any CPU that runs that code path; another routin
 for the thin products, say) does not, and the replay refuses it. A study already in the storage is left as it is (import twice is a
 no-op); a sweep folder that already holds the study's folder, without the study in the storage, is refused
 (it is not ours to overwrite).
+
+--unfinished-from DIR (written by `collect --unfinished-to DIR`): a machine may not outlive a session, and a
+study half run when it stops would otherwise be run again from its first slot. Such a study is imported with
+its finished trials (COMPLETE, each with its run folder) and its failed ones as they are; a trial that was
+running when collected becomes FAIL (interrupted) and its slot is enqueued again with its parameters, as a
+worker does for an interrupted trial; a waiting slot stays waiting. The sampler draws slot k's parameters
+from (seed, k) alone (random search), so the slots left get the parameters they would have had. The same
+checks hold (fingerprint, matched size, binary or --replay on one of its finished trials); a study found
+finished in --from is taken from there.
 """
 import datetime
 import gzip
@@ -45,8 +54,26 @@ class ImportError_(RuntimeError):
     """A committed study that cannot be imported: the message names it and what differs."""
 
 
-def _planned(worker, src_root, pinned, matched_of):
-    """(space, cell, arm, name, meta, folder) of every study to import; raises on the first that differs."""
+def _slots_done(meta):
+    ua = meta.get("user_attrs", {})
+    slots = ua.get("slots") if "slots" in ua else len(ua.get("seeds", []))
+    return slots, {t["slot"] for t in meta["trials"] if t["state"] == "COMPLETE"}
+
+
+def _source(src_root, unfinished_root, sname):
+    """The study.json to import `sname` from, and whether it may be unfinished: a finished one in --from
+    first, then --unfinished-from."""
+    src = src_root / sname / "study.json"
+    if src.is_file():
+        return src, False
+    if unfinished_root is not None and (unfinished_root / sname / "study.json").is_file():
+        return unfinished_root / sname / "study.json", True
+    return None, False
+
+
+def _planned(worker, src_root, pinned, matched_of, unfinished_root=None):
+    """(space, cell, arm, name, meta, folder, replay, unfinished) of every study to import; raises on the
+    first that differs."""
     plan = []
     existing = {s.study_name for s in worker.storage.get_all_studies()}
     for sp in worker.spaces:
@@ -55,8 +82,8 @@ def _planned(worker, src_root, pinned, matched_of):
             for arm in sp.arms:
                 name = sp.study_name(cell, arm)
                 for sname in (name, name + "__seeds"):
-                    src = src_root / sname / "study.json"
-                    if not src.is_file():
+                    src, partial = _source(src_root, unfinished_root, sname)
+                    if src is None:
                         continue
                     if sname in existing:
                         worker.log(f"import: {sname} is in the storage already; left as it is")
@@ -87,8 +114,18 @@ def _planned(worker, src_root, pinned, matched_of):
                                 f"same results; or start its studies afresh in another sweep)")
                         replay = pin
                     done = {t["slot"] for t in meta["trials"] if t["state"] == "COMPLETE"}
-                    if not isinstance(slots, int) or done != set(range(slots)):
+                    if not isinstance(slots, int) or not done <= set(range(slots)):
+                        raise ImportError_(f"{where}: finished slots {sorted(done)} are not within its {slots} slots")
+                    unfinished = done != set(range(slots))
+                    if unfinished and not partial:
                         worker.log(f"import: {sname} is not finished ({len(done)} of {slots} slots); not imported")
+                        continue
+                    if partial and sname != name and not any(p[3] == name for p in plan) and name not in existing:
+                        worker.log(f"import: {sname}: its study {name} is not imported; left to run afresh")
+                        continue
+                    if partial and not [t for t in meta["trials"] if t["state"] == "COMPLETE"
+                                        and not t["user_attrs"].get("diverged")]:
+                        worker.log(f"import: {sname}: no finished trial to keep or replay; left to run afresh")
                         continue
                     numbers = sorted(t["number"] for t in meta["trials"])
                     if numbers != list(range(len(numbers))):
@@ -98,7 +135,7 @@ def _planned(worker, src_root, pinned, matched_of):
                                            f"move it away first (it is not overwritten)")
                     if replay is None and sname != name:
                         replay = next((p[6] for p in plan if p[3] == name), None)   # its study's verdict
-                    plan.append((sp, cell, arm, sname, meta, src.parent, replay))
+                    plan.append((sp, cell, arm, sname, meta, src.parent, replay, unfinished))
     return plan
 
 
@@ -158,11 +195,15 @@ def _replayed(worker, sp, name, meta, folder, pin, run):
             "binary_sha256": pin["sha256"], "TWIN_GEMM_BACKENDS": os.environ.get("TWIN_GEMM_BACKENDS")}
 
 
-def _trial(sp, cell, t, seeds):
+def _trial(sp, cell, t, seeds, unfinished=False, retry_of=None):
+    """The optuna trial of exported trial `t`. A finished study's RUNNING or WAITING trial (a retry left
+    over) becomes FAIL; an unfinished one's WAITING trial stays WAITING. `retry_of`: the number of the
+    interrupted trial whose slot this WAITING trial runs again (its retry history gains it)."""
     space = sp.cell_space(cell)
     system = {tune_study.SLOT: t["slot"]}
-    if t.get("retry_history"):
-        system["retry_history"] = t["retry_history"]
+    history = list(t.get("retry_history") or []) + ([retry_of] if retry_of is not None else [])
+    if history:
+        system["retry_history"] = history
     if seeds:
         params, dists = {}, {}
         system["fixed_params"] = t["params"]
@@ -172,30 +213,52 @@ def _trial(sp, cell, t, seeds):
         if unknown:
             raise ImportError_(f"trial {t['number']}: parameters {unknown} are not in the space")
         dists = {k: tune_study.distribution(space[k]) for k in params}
-    state = TrialState[t["state"]]
-    if state == TrialState.RUNNING or state == TrialState.WAITING:
+    state = TrialState[t["state"]] if retry_of is None else TrialState.WAITING
+    if state == TrialState.RUNNING or (state == TrialState.WAITING and not unfinished):
         state, t = TrialState.FAIL, {**t, "user_attrs": {**t.get("user_attrs", {}),
                                                         "fail_reason": "interrupted: not finished when collected"}}
+    user_attrs = {} if state == TrialState.WAITING else t.get("user_attrs", {})
     return optuna.create_trial(state=state, value=t["value"] if state == TrialState.COMPLETE else None,
-                               params=params, distributions=dists, user_attrs=t.get("user_attrs", {}),
-                               system_attrs=system)
+                               params=params, distributions=dists, user_attrs=user_attrs, system_attrs=system)
 
 
-def import_finished(worker, src_root, pinned, matched_of, run=None):
-    """Imports every finished committed study of the worker's spaces that the storage lacks. Returns the count.
+def _trials(sp, cell, meta, seeds, unfinished):
+    """Every trial of the exported study in its numbers; an unfinished study's slots that have neither a
+    finished nor a waiting trial (one was running when collected) get a waiting retry after them."""
+    trials = sorted(meta["trials"], key=lambda t: t["number"])
+    out = [_trial(sp, cell, t, seeds, unfinished) for t in trials]
+    if unfinished:
+        covered = {t["slot"] for t in trials if t["state"] in ("COMPLETE", "WAITING")}
+        last = {}
+        for t in trials:
+            last[t["slot"]] = t
+        for slot in sorted(set(last) - covered):
+            out.append(_trial(sp, cell, last[slot], seeds, True, retry_of=last[slot]["number"]))
+    return out
+
+
+def import_finished(worker, src_root, pinned, matched_of, run=None, unfinished_root=None):
+    """Imports every finished committed study of the worker's spaces that the storage lacks, and with
+    `unfinished_root` the unfinished ones found there. Returns the count.
     `run(space, sets, folder)`: runs a trial's --set pairs on the sweep's binary (for --replay)."""
     src_root = Path(src_root)
     if not src_root.is_dir():
         raise ImportError_(f"--from {src_root}: no such folder")
-    plan = _planned(worker, src_root, pinned, matched_of)
+    if unfinished_root is not None:
+        unfinished_root = Path(unfinished_root)
+        if not unfinished_root.is_dir():
+            raise ImportError_(f"--unfinished-from {unfinished_root}: no such folder")
+    plan = _planned(worker, src_root, pinned, matched_of, unfinished_root)
     evidence = {}
-    for sp, cell, arm, name, meta, folder, pin in plan:   # every replay before anything is written
+    for sp, cell, arm, name, meta, folder, pin, _ in plan:   # every replay before anything is written
         if pin is not None and not name.endswith("__seeds"):
             evidence[name] = _replayed(worker, sp, name, meta, folder, pin, run)
-    stamp = {"from": str(src_root), "at": datetime.datetime.now().isoformat(timespec="seconds")}
-    for sp, cell, arm, name, meta, folder, pin in plan:
+    for sp, cell, arm, name, meta, folder, pin, unfinished in plan:
         seeds = name.endswith("__seeds")
-        trials = [_trial(sp, cell, t, seeds) for t in sorted(meta["trials"], key=lambda t: t["number"])]
+        trials = _trials(sp, cell, meta, seeds, unfinished)
+        stamp = {"from": str(folder.parent), "at": datetime.datetime.now().isoformat(timespec="seconds")}
+        if unfinished:
+            stamp["unfinished"] = f"{len(_slots_done(meta)[1])} of {_slots_done(meta)[0]} slots"
         tmp = worker.sweep / (name + ".importing")
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(folder, tmp)
@@ -214,5 +277,6 @@ def import_finished(worker, src_root, pinned, matched_of, run=None):
             study.add_trial(t)
         if "slots" in meta["user_attrs"]:
             study.set_user_attr("slots", meta["user_attrs"]["slots"])   # last, as open_study does
-        worker.log(f"import: {name}: {len(trials)} trials from {folder}")
+        worker.log(f"import: {name}: {len(trials)} trials from {folder}"
+                   + (f" (unfinished: {stamp['unfinished']} finished)" if unfinished else ""))
     return len(plan)

@@ -122,6 +122,81 @@ class Import(Timed):
             finally:
                 dispose(storage)
 
+    def test_an_unfinished_study_goes_on_from_its_finished_trials(self):
+        with scratch() as tmp:
+            # The whole sweep on one machine: what the slots' parameters and values are when nothing stops it.
+            bin_dir, path, whole = committed_sweep(self, tmp, 3, "1")
+            # Another sweep stopped after 5 trials (atr's 3 slots and lstm's first 2), collected with its
+            # unfinished studies (lstm's, and atr's seed runs, none run); lstm's slot 1 is made to look running
+            # when collected (its folder left out).
+            first, committed, unfinished = (os.path.join(tmp, n) for n in ("stopped", "committed2", "unfinished"))
+            rc, out, err = tune_main("run", path, "--sweep", first, "--bin", bin_dir, "--poll", "0.2",
+                                     "--max-trials", "5")
+            self.assertEqual(rc, 0, out + err)
+            rc, out, err = tune_main("collect", path, "--sweep", first, "--bin", bin_dir, "--to", committed,
+                                     "--unfinished-to", unfinished, "--seeds", "1")
+            self.assertEqual(rc, 0, out + err)
+            self.assertIn(f"not finished, copied to {unfinished}: toy_atr_hidden__seeds (0 of 1), "
+                          f"toy_lstm_hidden (2 of 3)", out)
+            self.assertEqual(sorted(os.listdir(committed)), ["toy_atr_hidden"])
+            self.assertEqual(sorted(os.listdir(unfinished)), ["toy_atr_hidden__seeds", "toy_lstm_hidden"])
+            self.assertEqual(sorted(os.listdir(os.path.join(unfinished, "toy_lstm_hidden"))),
+                             ["study.json", "trial_000", "trial_001"])
+            lstm_json = os.path.join(unfinished, "toy_lstm_hidden", "study.json")
+            lstm = read_json(lstm_json)
+            one = next(t for t in lstm["trials"] if t["slot"] == 1)
+            one["state"], one["value"] = "RUNNING", None
+            with open(lstm_json, "w") as f:
+                json.dump(lstm, f)
+            shutil.rmtree(os.path.join(unfinished, "toy_lstm_hidden", "trial_001"))
+
+            # Without --unfinished-from the unfinished study is left to run afresh (test above); with it:
+            second = os.path.join(tmp, "second")
+            rc, out, err = tune_main("import", path, "--sweep", second, "--bin", bin_dir, "--seeds", "1",
+                                     "--from", committed, "--unfinished-from", unfinished)
+            self.assertEqual(rc, 0, out + err)
+            self.assertIn("import: toy_lstm_hidden: 4 trials from", out)
+            self.assertIn("(unfinished: 1 of 3 slots finished)", out)
+            self.assertIn("import: toy_atr_hidden__seeds: no finished trial to keep or replay; left to run afresh",
+                          out)
+            self.assertIn("tune: imported 2 studies", out)
+            rc, out, err = tune_main("run", path, "--sweep", second, "--bin", bin_dir, "--seeds", "1", "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            # Only lstm's slots 1 and 2 and the seed runs ran; atr's trials and lstm's slot 0 did not.
+            self.assertEqual(runs_started(second),
+                             [("toy_atr_hidden__seeds/best_s1", False), ("toy_lstm_hidden/trial_001", False), ("toy_lstm_hidden/trial_002", False),
+                              ("toy_lstm_hidden__seeds/best_s1", False)])
+            rc, out, err = tune_main("export", path, "--sweep", second, "--bin", bin_dir, "--seeds", "1")
+            self.assertEqual(rc, 0, out + err)
+            now = read_json(os.path.join(second, "toy_lstm_hidden", "study.json"))
+            was = read_json(os.path.join(whole, "toy_lstm_hidden", "study.json"))
+
+            def by_slot(study):
+                return {t["slot"]: (t["value"], json.dumps(t["params"], sort_keys=True))
+                        for t in study["trials"] if t["state"] == "COMPLETE"}
+            # Every slot got the parameters and the value it has in the sweep that never stopped.
+            self.assertEqual(by_slot(now), by_slot(was))
+            states = sorted((t["number"], t["state"], t["slot"], t["retry_history"]) for t in now["trials"])
+            self.assertEqual(states, [(0, "COMPLETE", 0, []), (1, "FAIL", 1, []), (2, "COMPLETE", 2, []),
+                                      (3, "COMPLETE", 1, [1])])
+            self.assertEqual(now["trials"][1]["user_attrs"]["fail_reason"], "interrupted: not finished when collected")
+            self.assertEqual(now["user_attrs"]["imported"]["unfinished"], "1 of 3 slots")
+            self.assertEqual(read_json(os.path.join(second, "toy_lstm_hidden__seeds", "study.json"))
+                             ["user_attrs"]["best_slot"],
+                             read_json(os.path.join(whole, "toy_lstm_hidden__seeds", "study.json"))
+                             ["user_attrs"]["best_slot"])
+            # Collected again, finished: it leaves the unfinished folder for the finished one.
+            rc, out, err = tune_main("collect", path, "--sweep", second, "--bin", bin_dir, "--to", committed,
+                                     "--unfinished-to", unfinished, "--seeds", "1")
+            self.assertEqual(rc, 0, out + err)
+            self.assertEqual(os.listdir(unfinished), [])
+            self.assertEqual(sorted(os.listdir(committed)), sorted(NAMES + [n + "__seeds" for n in NAMES]))
+            # A missing --unfinished-from folder is an error naming it.
+            rc, out, err = tune_main("import", path, "--sweep", os.path.join(tmp, "third"), "--bin", bin_dir,
+                                     "--from", committed, "--unfinished-from", os.path.join(tmp, "nowhere"))
+            self.assertEqual(rc, 1, out + err)
+            self.assertIn("--unfinished-from", err)
+
     def test_refused_with_nothing_written(self):
         with scratch() as tmp:
             bin_dir, path, committed = committed_sweep(self, tmp, 2, "")
