@@ -44,12 +44,11 @@ usage: cws.py [--raw DIR] [--ud DIR] [--out DIR] [--corpus msr|pku|all] [--proto
 import argparse
 import hashlib
 import os
-import shutil
 
 from cws_read import PROG, SEP, SHOW, Bakeoff, counts, decode, fail, git_blob, lines_of, note, read_bytes, \
     read_word_list, warn
 from cws_ud import job_ud
-from prep_common import OWN_HELP, OWN_SPLIT_RULE, find, make_tmp, own_name, own_paths, own_splits, swap_into_place, \
+from prep_common import OWN_HELP, OWN_SPLIT_RULE, find, new_folder, own_name, own_paths, own_splits, \
     train_command, write_prep_json
 
 CORPORA = ("msr", "pku")
@@ -237,8 +236,7 @@ def missing_training(raw, corpus):
 def write_job(out, meta, splits, known):
     name = f"{meta['corpus']}_{meta['protocol']}"
     final = os.path.join(out, name)
-    tmp = make_tmp(out, name)
-    try:
+    with new_folder(out, name, final) as tmp:
         meta["splits"] = {}
         for split, sents in splits.items():
             seg = "".join(" ".join(s) + "\n" for s in sents)
@@ -261,10 +259,6 @@ def write_job(out, meta, splits, known):
                           "of a multi-character word, S: a one-character word), no separators; oov_rate = words "
                           "of the split not in train_words.txt / words of the split")
         write_prep_json(tmp, meta)
-        swap_into_place(tmp, final, out, name)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     s = meta["splits"]
     note(f"wrote {final}: " + ", ".join(
         f"{k} {v['sentences']} sentences / {v['words']} words / {v['characters']} chars" for k, v in s.items())

@@ -2,13 +2,11 @@
 sha256, UTF-8 decoding that names file, line and byte, the bakeoff's segmented format (class Bakeoff: words
 separated by ASCII whitespace or U+3000, as core/eval/segmentation.h split_segmented reads them) and the official
 training word list. Standard library only."""
-import gzip
 import hashlib
 import os
 import re
-import zlib
 
-from prep_common import messages
+from prep_common import messages, read_maybe_gz
 
 PROG = "data_prep/cws.py"
 fail, warn, note = messages(PROG)
@@ -20,14 +18,7 @@ SHOW = 10  # line numbers listed in messages and prep.json
 
 
 def read_bytes(path):
-    try:
-        if path.endswith(".gz"):
-            with gzip.open(path, "rb") as f:
-                return f.read()
-        with open(path, "rb") as f:
-            return f.read()
-    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
-        fail(f"cannot read {path}: {e}")
+    return read_maybe_gz(path, fail)
 
 
 def source_info(path, data):

@@ -30,11 +30,10 @@ import argparse
 import hashlib
 import os
 import re
-import shutil
 import sys
 
-from prep_common import (OWN_HELP, OWN_SPLIT_RULE, make_tmp, messages, own_name, own_paths, own_splits,
-                         swap_into_place, train_command, write_prep_json)
+from prep_common import (OWN_HELP, OWN_SPLIT_RULE, new_folder, messages, own_name, own_paths, own_splits,
+                         train_command, write_prep_json)
 
 PROG = "data_prep/ner.py"
 fail, warn, note = messages(PROG)
@@ -133,8 +132,7 @@ def job(raw, files, expected):
 
 def write_folder(out, name, description, splits, sources, extra=None):
     final = os.path.join(out, name)
-    tmp = make_tmp(out, name)
-    try:
+    with new_folder(out, name, final) as tmp:
         meta = {"set": name, "description": description, "source_files": sources, "splits": {},
                 "transformation": "columns joined by one space, one blank line after each sentence, -DOCSTART- "
                                   "lines dropped; tokens and tags unchanged"}
@@ -146,10 +144,6 @@ def write_folder(out, name, description, splits, sources, extra=None):
             meta["splits"][split] = dict(split_stats(splits[split]), file=split + ".conll",
                                          sha256=hashlib.sha256(body).hexdigest())
         write_prep_json(tmp, meta)
-        swap_into_place(tmp, final, out, name)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     print(f"{PROG}: wrote {final}: " + ", ".join(
         f"{k} {v['sentences']} sentences / {v['entities']} entities" for k, v in meta["splits"].items()))
 

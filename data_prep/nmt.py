@@ -35,19 +35,17 @@ usage: nmt.py [--raw DIR] [--out DIR] [--vocab-size N] [--separate] [--byte-fall
 """
 import argparse
 import collections
-import gzip
 import json
 import os
 import shutil
 import sys
 import time
-import zlib
 
 import moses_tok
 from nmt_common import PROG, fail, file_sha256, lines_of, require_spm_tools, roundtrip, sha256, spm_train, \
     spm_version, warn
 from nmt_own import own_main
-from prep_common import make_tmp, swap_into_place
+from prep_common import new_folder, read_maybe_gz
 
 LANGS = ("en", "de")
 # our split name -> Multi30k file stem; lines; tok tokens en, de; raw tokens en, de (multi30k/SOURCE.md)
@@ -68,15 +66,7 @@ def read(folder, name, how):
     """Decompressed bytes of folder/name or folder/name.gz."""
     for p in (os.path.join(folder, name), os.path.join(folder, name + ".gz")):
         if os.path.isfile(p):
-            try:
-                if p.endswith(".gz"):
-                    with gzip.open(p, "rb") as f:
-                        data = f.read()
-                else:
-                    with open(p, "rb") as f:
-                        data = f.read()
-            except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream in the .gz
-                fail(f"cannot read {p}: {e}; replace it with a good copy ({how})")
+            data = read_maybe_gz(p, fail, f"; replace it with a good copy ({how})")
             try:
                 data.decode("utf-8")
             except UnicodeDecodeError as e:
@@ -272,8 +262,7 @@ def carry_over(out, tmp, bpe, counts):
 
 def write(files, empty, args, t0):
     parent = os.path.dirname(os.path.abspath(args.out)) or "."
-    tmp = make_tmp(parent, "multi30k")
-    try:
+    with new_folder(parent, "multi30k", args.out) as tmp:
         counts = write_text(tmp, files, empty, args, t0)
         counts["bpe"] = write_bpe(tmp, args)
         carry_over(args.out, tmp, counts["bpe"]["dir"], counts)
@@ -281,10 +270,6 @@ def write(files, empty, args, t0):
             json.dump(counts, f, indent=1)
         with open(os.path.join(tmp, "README.txt"), "w") as f:
             f.write(readme(counts))
-        swap_into_place(tmp, args.out, parent, "multi30k")
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
 
 
 def readme(counts):

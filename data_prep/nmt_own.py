@@ -3,13 +3,12 @@ nmt.py says what is checked and what is written). One pair of files is split 80/
 are train, dev, test; both sides go through moses_tok.py as Multi30k's do, and a BPE model is learnt with the same
 spm_train command (nmt_common.py)."""
 import os
-import shutil
 import time
 
 import moses_tok
 from nmt_common import PROG, fail, file_sha256, require_spm_tools, roundtrip, sha256, spm_train, spm_version, warn
-from prep_common import OWN_SPLIT_RULE, make_tmp, own_name, own_paths, own_splits, read_utf8_lines, \
-    swap_into_place, tokens_of, train_command, write_prep_json
+from prep_common import OWN_SPLIT_RULE, new_folder, own_name, own_paths, own_splits, read_utf8_lines, \
+    tokens_of, train_command, write_prep_json
 
 OWN_SPLITS = ("train", "dev", "test")
 LANG_CODE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
@@ -54,9 +53,8 @@ def own_write(args, name, splits, ranges, infos):
     out = args.out or "data/nmt"
     folder = name + "_own"
     final = os.path.join(out, folder)
-    tmp = make_tmp(out, folder)
     t0 = time.time()
-    try:
+    with new_folder(out, folder, final) as tmp:
         stats = {}
         for split in OWN_SPLITS:
             stats[split] = {"pairs": len(splits[split])}
@@ -105,10 +103,6 @@ def own_write(args, name, splits, ranges, infos):
                           "the same through data_prep/moses_tok.py (lowercase | normalize-punctuation -l lang | "
                           "tokenizer -l lang, escaping); one sentence per line, LF, UTF-8, line-parallel"}
         write_prep_json(tmp, meta)
-        swap_into_place(tmp, final, out, folder)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     print(f"{PROG}: wrote {final} in {time.time() - t0:.1f} s: " + ", ".join(
         f"{k} {v['pairs']} pairs" for k, v in stats.items()) + f"; {bpe} {info['mode']} BPE")
     bpe_sets = ([("data.bpe_src", f"{bpe}/{src}.model"), ("data.bpe_tgt", f"{bpe}/{tgt}.model")] if args.separate

@@ -1,6 +1,8 @@
 """Helpers the data-prep scripts share: finding a plain or gzipped input, writing prep.json and putting a finished output folder in place
 atomically (a run that fails leaves the previous folder as it was, never a half-written one), and the "own"
 mode every script offers for a user's plain files (issue 29)."""
+import contextlib
+import gzip
 import hashlib
 import json
 import os
@@ -9,6 +11,7 @@ import shlex
 import shutil
 import sys
 import tempfile
+import zlib
 
 
 def messages(prog):
@@ -42,6 +45,52 @@ def swap_into_place(tmp, final, out, name):
     os.rename(tmp, final)
     if old:
         shutil.rmtree(old)
+
+
+@contextlib.contextmanager
+def new_folder(out, name, final):
+    """`with new_folder(out, name, final) as tmp:` the block writes a fresh folder tmp under out (make_tmp), which
+    then replaces final (swap_into_place); when the block fails, tmp is deleted and final left as it was."""
+    tmp = make_tmp(out, name)
+    try:
+        yield tmp
+        swap_into_place(tmp, final, out, name)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def read_maybe_gz(path, fail, advice=""):
+    """The bytes of path, decompressed (gzip.open) when its name ends in .gz; a file that cannot be read or a damaged
+    .gz fails naming it, followed by advice."""
+    try:
+        if path.endswith(".gz"):
+            with gzip.open(path, "rb") as f:
+                return f.read()
+        with open(path, "rb") as f:
+            return f.read()
+    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
+        fail(f"cannot read {path}: {e}{advice}")
+
+
+def read_stored(path, fail):
+    """(stored bytes, content): the file as stored and, for a .gz, decompressed (else the same bytes), for
+    stored_info's two hashes; a file that cannot be read or a damaged .gz fails naming it."""
+    try:
+        with open(path, "rb") as f:
+            stored = f.read()
+        return stored, gzip.decompress(stored) if path.endswith(".gz") else stored
+    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
+        fail(f"cannot read {path}: {e}")
+
+
+def stored_info(path, stored, data, **extra):
+    """A source file's entry of prep.json: its path, size and sha256 as stored, then extra, then (for a .gz) the
+    sha256 of its decompressed content."""
+    info = {"path": os.path.abspath(path), "bytes": len(stored), "sha256": hashlib.sha256(stored).hexdigest(), **extra}
+    if path.endswith(".gz"):
+        info["sha256_decompressed"] = hashlib.sha256(data).hexdigest()
+    return info
 
 
 def find(folder, name):

@@ -25,15 +25,12 @@ usage: ptb.py [--raw DIR] [--out DIR] [--no-check]
 """
 import argparse
 import collections
-import gzip
 import io
 import json
 import os
-import shutil
-import zlib
 
-from prep_common import (OWN_HELP, OWN_SPLIT_RULE, make_tmp, messages, own_name, own_paths, own_splits,
-                         read_utf8_lines, swap_into_place, tokens_of, train_command, write_prep_json)
+from prep_common import (OWN_HELP, OWN_SPLIT_RULE, new_folder, messages, own_name, own_paths, own_splits,
+                         read_maybe_gz, read_utf8_lines, tokens_of, train_command, write_prep_json)
 
 EXPECTED = {"train": 929589, "valid": 73760, "test": 82430}
 EXPECTED_VOCAB = 10000
@@ -57,12 +54,7 @@ def find_split(raw, split):
 
 def read_lines(path):
     """The whitespace tokens of each line; lines end at LF, CRLF or CR (Python's universal newlines)."""
-    opener = gzip.open if path.endswith(".gz") else open
-    try:
-        with opener(path, "rb") as f:
-            data = f.read()
-    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
-        fail(f"cannot read {path}: {e}")
+    data = read_maybe_gz(path, fail)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:  # decoded whole, so that the message can give the line
@@ -141,18 +133,13 @@ def job_own(paths, name, vocab_size):
 def write_own(out, meta, lines, vocab):
     name = meta["set"]
     final = os.path.join(out, name)
-    tmp = make_tmp(out, name)
-    try:
+    with new_folder(out, name, final) as tmp:
         for s, ls in lines.items():
             with open(os.path.join(tmp, f"{s}.txt"), "w", encoding="utf-8", newline="\n") as f:
                 f.writelines(" ".join(l) + "\n" for l in ls)
         with open(os.path.join(tmp, "vocab.txt"), "w", encoding="utf-8", newline="\n") as f:
             f.writelines(w + "\n" for w in vocab)
         write_prep_json(tmp, meta)
-        swap_into_place(tmp, final, out, name)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return final
 
 
@@ -226,8 +213,7 @@ def main():
             fail(f"{paths[s]}: {oov} words outside the training vocabulary and no <unk> in {paths['train']}")
 
     parent = os.path.dirname(os.path.abspath(a.out)) or "."
-    tmp = make_tmp(parent, "ptb")  # readable like the other prepared folders (mkdtemp alone makes it 0700)
-    try:
+    with new_folder(parent, "ptb", a.out) as tmp:  # swapped in whole: never a moment without a whole data/ptb
         for s, lines in splits.items():
             with open(os.path.join(tmp, f"{s}.txt"), "w", encoding="utf-8") as f:
                 f.writelines(" ".join(l) + "\n" for l in lines)
@@ -236,10 +222,6 @@ def main():
         with open(os.path.join(tmp, "counts.json"), "w") as f:
             json.dump({"tokens_with_eos": tokens, "lines": {s: len(l) for s, l in splits.items()},
                        "vocab": len(vocab), "raw": os.path.abspath(a.raw)}, f, indent=2)
-        swap_into_place(tmp, a.out, parent, "ptb")  # never a moment without a whole data/ptb
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     print(f"data_prep/ptb.py: wrote {a.out}: tokens {tokens}, vocabulary {len(vocab)}")
 
 

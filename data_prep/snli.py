@@ -44,16 +44,13 @@ usage: snli.py [--raw DIR] [--out data/snli] [--protocol inhouse|full|sick|all] 
        snli.py --own FILE [FILE FILE] [--name NAME] [--tokenize] [--out data/snli]
 """
 import argparse
-import gzip
 import hashlib
 import json
 import os
 import re
-import shutil
-import zlib
 
-from prep_common import (OWN_HELP, OWN_SPLIT_RULE, find, make_tmp, messages, own_name, own_paths, own_splits,
-                         read_utf8_lines, swap_into_place, tokens_of, train_command, write_prep_json)
+from prep_common import (OWN_HELP, OWN_SPLIT_RULE, find, new_folder, messages, own_name, own_paths, own_splits,
+                         read_stored, read_utf8_lines, stored_info, tokens_of, train_command, write_prep_json)
 
 PROG = "data_prep/snli.py"
 fail, warn, note = messages(PROG)
@@ -85,22 +82,14 @@ TEXT_TOKEN = re.compile(r"[^\W_]+(?=n't\b)|n't|'(?:s|re|ve|ll|d|m)\b|[^\W_]+(?:[
 
 def read_text(path):
     """(text, source info): the decompressed UTF-8 text; sha256 of the stored file and of its content."""
-    try:
-        with open(path, "rb") as f:
-            stored = f.read()
-        data = gzip.decompress(stored) if path.endswith(".gz") else stored
-    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
-        fail(f"cannot read {path}: {e}")
+    stored, data = read_stored(path, fail)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         fail(f"{path}:{line}: invalid UTF-8 ({e.reason}): replace the file with a "
              f"good copy")
-    info = {"path": os.path.abspath(path), "bytes": len(stored), "sha256": hashlib.sha256(stored).hexdigest()}
-    if path.endswith(".gz"):
-        info["sha256_decompressed"] = hashlib.sha256(data).hexdigest()
-    return text, info
+    return text, stored_info(path, stored, data)
 
 
 def lines_of(text):
@@ -247,8 +236,7 @@ def stats(pairs):
 
 def write_folder(out, name, meta, splits):
     final = os.path.join(out, name)
-    tmp = make_tmp(out, name)
-    try:
+    with new_folder(out, name, final) as tmp:
         meta["splits"] = {}
         for split in SPLITS:
             pairs = splits[split]
@@ -259,10 +247,6 @@ def write_folder(out, name, meta, splits):
         meta["format"] = ("{train,dev,test}.tsv: one pair per line, label<TAB>premise<TAB>hypothesis; label one of "
                           "entailment, neutral, contradiction; tokens separated by one space; LF; UTF-8; source order")
         write_prep_json(tmp, meta)
-        swap_into_place(tmp, final, out, name)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     s = meta["splits"]
     note(f"wrote {final}: " + ", ".join(f"{k} {v['pairs']}" for k, v in s.items()) + " pairs"
          + (f" ({meta['dropped_no_gold_label_total']} '-' pairs dropped)" if "dropped_no_gold_label_total" in meta else ""))

@@ -33,16 +33,14 @@ usage: sst.py [--raw DIR] [--out data/sst] [--set sst2|sst5|all] [--no-check]   
        sst.py --own FILE [FILE FILE] [--name NAME] [--out data/sst]
 """
 import argparse
-import gzip
 import hashlib
 import os
 import re
-import shutil
 import sys
-import zlib
 
-from prep_common import (OWN_HELP, OWN_SPLIT_RULE, TOKEN_SEP, find, make_tmp, messages, own_name, own_paths,
-                         own_splits, read_utf8_lines, swap_into_place, tokens_of, train_command, write_prep_json)
+from prep_common import (OWN_HELP, OWN_SPLIT_RULE, TOKEN_SEP, find, new_folder, messages, own_name, own_paths,
+                         own_splits, read_stored, read_utf8_lines, stored_info, tokens_of, train_command,
+                         write_prep_json)
 
 PROG = "data_prep/sst.py"
 fail, warn, note = messages(PROG)
@@ -68,12 +66,7 @@ EXPECTED = {
 
 def read_split(path, num_labels):
     """[(label, tokens)] of one file, and its source info; every line checked."""
-    try:
-        with open(path, "rb") as f:
-            stored = f.read()
-        data = gzip.decompress(stored) if path.endswith(".gz") else stored
-    except (OSError, EOFError, zlib.error) as e:  # zlib.error: a damaged deflate stream inside the .gz
-        fail(f"cannot read {path}: {e}")
+    stored, data = read_stored(path, fail)
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -100,11 +93,7 @@ def read_split(path, num_labels):
         out.append((int(digits), fields[1:]))
     if not out:
         fail(f"{path}: no sentences")
-    info = {"path": os.path.abspath(path), "bytes": len(stored), "sha256": hashlib.sha256(stored).hexdigest(),
-            "lines": len(lines)}
-    if path.endswith(".gz"):
-        info["sha256_decompressed"] = hashlib.sha256(data).hexdigest()
-    return out, info
+    return out, stored_info(path, stored, data, lines=len(lines))
 
 
 def stats(rows, num_labels):
@@ -139,8 +128,7 @@ def job(raw, name, no_check):
 def write_folder(out, name, meta, splits, extra_files=None):
     """extra_files: {file name: bytes} written beside the splits (own mode: labels.txt)."""
     final = os.path.join(out, name)
-    tmp = make_tmp(out, name)
-    try:
+    with new_folder(out, name, final) as tmp:
         meta["splits"] = {}
         for split in SPLITS:
             rows = splits[split]
@@ -155,10 +143,6 @@ def write_folder(out, name, meta, splits, extra_files=None):
         meta["format"] = ("{train,dev,test}.txt: one sentence per line, `<label> <tokens>`; label an integer "
                           f"0..{meta['num_labels'] - 1}; tokens separated by one space; LF; UTF-8; source order")
         write_prep_json(tmp, meta)
-        swap_into_place(tmp, final, out, name)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     note(f"wrote {final}: " + ", ".join(f"{k} {v['sentences']}" for k, v in meta["splits"].items()) + " sentences")
 
 
