@@ -14,9 +14,8 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 """
 import os
 
-from run_files import (table_main, RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
-                       read_command, read_json, read_metrics, seed_group_lines, train_rate, write_csv, write_table,
-                       divergence, reproduced_by, seed_of)
+from run_files import (table_main, pct, pct_csv, cell_key, csv_note, csv_path, load_runs, number_or_none,
+                       read_task_run, run_outcome, seed_group_lines, train_rate, write_table, reproduced_by, seed_of)
 
 import seeds_table
 
@@ -28,21 +27,14 @@ PAPER_MSRA = {"lstm": (95.5, 94.9, 95.2), "gru": (95.2, 95.1, 95.1), "atr": (95.
 
 
 def load_run(d):
-    s = read_json(os.path.join(d, "summary.json"))
-    cfg = read_json(os.path.join(d, "config.resolved.json"))
-    metrics = read_metrics(d)
-    cmd, _ = read_command(d)
-    model, data = cfg.get("model", {}), cfg.get("data", {})
-    if not isinstance(model.get("cell", {}), dict):
-        raise RunError(os.path.join(d, "config.resolved.json"), "'model.cell' is not an object")
+    s, cfg, model, data, metrics, cmd = read_task_run(d)
     corpus = os.path.basename(str(data.get("dir", ""))).split("_")[0]
     t, dev = s["test"], s.get("dev", {})
     r = {"run": os.path.basename(d), "dir": d, "corpus": corpus, "protocol": str(data.get("protocol", "?")),
          "cell": model.get("cell", {}).get("type", "?"), "key": cell_key(model.get("cell", {})),
          "objective": model.get("objective", "hinge"), "params": s["params"], "test": t, "dev": dev,
          "f1": number_or_none(t.get("f1")), "cps": train_rate(d, s, metrics),
-         "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0), "stop": s.get("stop_reason"),
-         "cmd": cmd, "diverged": divergence(s, metrics), "steps": s.get("steps"),
+         **run_outcome(d, s, metrics, cmd), "steps": s.get("steps"),
          "seed": cfg.get("seed", cfg.get("run", {}).get("seed") if isinstance(cfg.get("run"), dict) else None)}
     p = PAPER_MSRA.get(r["cell"]) if corpus == "msr" and r["objective"] == "hinge" else None
     r["md"] = (f"| {r['cell']} | {r['objective']} | {r['params']:,} | {pct(t.get('precision'))} | "
@@ -136,9 +128,7 @@ def write(rows, out):
             lines += ["", "ATR against GRU and LSTM: no seeded runs of the pair, so no mean over seeds and no "
                           "paired test (the F1 of each run is in the table above)."]
         lines.append("")
-    write_table(out, lines, sorted(rows, key=lambda r: r["run"]), SCRIPT)
-    write_csv(csv_file, CSV_HEADER, [r["csv"] for r in ordered])
-    return [out, csv_file]
+    return write_table(out, lines, rows, SCRIPT, CSV_HEADER, [r["csv"] for r in ordered])
 
 
 def main():

@@ -14,9 +14,8 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import os
 import statistics
 
-from run_files import (table_main, RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs,
-                       number_or_none, read_command, read_json, read_metrics, run_label, train_rate, write_csv,
-                       write_table, divergence, seed_of)
+from run_files import (table_main, pct, pct_csv, cell_key, csv_note, csv_path, load_runs, number_or_none,
+                       read_task_run, run_label, run_outcome, train_rate, write_table, seed_of)
 
 SCRIPT = "ner_table.py"
 
@@ -26,21 +25,14 @@ PAPER_CONLL = {"lstm": 89.61, "gru": 89.35, "atr": 88.46, "sru": 88.89, "lrn": 8
 
 
 def load_run(d):
-    s = read_json(os.path.join(d, "summary.json"))
-    cfg = read_json(os.path.join(d, "config.resolved.json"))
-    metrics = read_metrics(d)
-    cmd, _ = read_command(d)
-    model, data = cfg.get("model", {}), cfg.get("data", {})
-    if not isinstance(model.get("cell", {}), dict):
-        raise RunError(os.path.join(d, "config.resolved.json"), "'model.cell' is not an object")
+    s, cfg, model, data, metrics, cmd = read_task_run(d)
     t, dev = s["test"], s.get("dev", {})
     types = t.get("per_type", {}) if isinstance(t.get("per_type"), dict) else {}
     r = {"run": os.path.basename(d), "dir": d, "corpus": os.path.basename(str(data.get("dir", "?"))),
          "protocol": str(data.get("protocol", "?")), "key": cell_key(model.get("cell", {})),
          "params": s["params"], "f1": number_or_none(t.get("f1")), "dev_f1": number_or_none(dev.get("f1")),
          "wps": train_rate(d, s, metrics) or 0, "types": {k: number_or_none(v.get("f1")) for k, v in types.items()},
-         "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0), "stop": s.get("stop_reason"),
-         "cmd": cmd, "diverged": divergence(s, metrics)}
+         **run_outcome(d, s, metrics, cmd)}
     r["md"] = (f"| {r['key']} | {r['params']:,} | {pct(t.get('precision'))} | {pct(t.get('recall'))} | "
                f"{pct(t.get('f1'))} | {pct(dev.get('f1'))} | "
                + " / ".join(pct(r["types"][k]) for k in sorted(r["types"]))
@@ -117,9 +109,7 @@ def write(rows, out):
                   "|---|---:|---:|---:|---:|---:|---|---:|---|---|"]
         lines += [r["md"] for r in rs] or ["| (no finished run committed yet) | | | | | | | | | |"]
         lines.append("")
-    write_table(out, lines, sorted(rows, key=lambda r: r["run"]), SCRIPT)
-    write_csv(csv_file, CSV_HEADER, [r["csv"] for r in ordered])
-    return [out, csv_file]
+    return write_table(out, lines, rows, SCRIPT, CSV_HEADER, [r["csv"] for r in ordered])
 
 
 def main():

@@ -24,10 +24,10 @@ import glob
 import os
 import re
 
-from run_files import (RunError, cell_key, csv_note, gate_pair, gate_pair_note, csv_path, dev_records,
+from run_files import (RunError, cell_key, csv_note, gate_pair, gate_pair_note, csv_path,
                        invocation_threads, load_runs, number_or_none, optional_json, read_command, read_json,
-                       read_metrics, report, write_csv, seed_group_lines, SEED_SUFFIX, train_rate, write_text,
-                       divergence, headline_group, HEADLINE_MIN_SEEDS, seed_of)
+                       read_metrics, report, run_outcome, write_csv, seed_group_lines, SEED_SUFFIX, train_rate,
+                       write_text, headline_group, HEADLINE_MIN_SEEDS, seed_of)
 
 SCRIPT = "nmt_table.py"
 
@@ -90,9 +90,7 @@ def load_run(d):
          "dec1": t1.get("decode_tokens_s"), "dec10": t.get("decode_tokens_s"),
          "pair": gate_pair(cell1),
          "r1": cell1.get("pearson_r_positions"), "r2": cell2.get("pearson_r_positions"),
-         "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0),
-         "stop": s.get("stop_reason"), "cmd": cmd, "sig": str(t.get("sacrebleu_signature", "")),
-         "diverged": divergence(s, metrics)}
+         **run_outcome(d, s, metrics, cmd), "sig": str(t.get("sacrebleu_signature", ""))}
     for k in ("params", "bleu", "sacre", "nt_bleu", "nt_sacre", "wps", "dec1", "dec10", "r1", "r2"):
         r[k] = number_or_none(r[k])
     p = PAPER.get(r["system"], ("", "", None))

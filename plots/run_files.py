@@ -109,6 +109,26 @@ def epochs_run(d, summary, metrics=None):
     return max((r.get("epoch", 0) for r in dev_records(metrics)), default=0)
 
 
+def read_task_run(d):
+    """(summary, resolved config, its model and data sections, metrics records, starting command) of a run folder of
+    a task table that reads model.cell (cws, ner, snli); RunError when a file is bad or model.cell not an object."""
+    s = read_json(os.path.join(d, "summary.json"))
+    cfg = read_json(os.path.join(d, "config.resolved.json"))
+    metrics = read_metrics(d)
+    cmd, _ = read_command(d)
+    model, data = cfg.get("model", {}), cfg.get("data", {})
+    if not isinstance(model.get("cell", {}), dict):
+        raise RunError(os.path.join(d, "config.resolved.json"), "'model.cell' is not an object")
+    return s, cfg, model, data, metrics, cmd
+
+
+def run_outcome(d, summary, metrics, cmd):
+    """The fields every task table keeps of how a run went: epochs evaluated (over every invocation), the stop
+    reason, the starting command, and why it counts as diverged (None when it did not)."""
+    return {"epochs": epochs_run(d, summary, metrics), "stop": summary.get("stop_reason"), "cmd": cmd,
+            "diverged": divergence(summary, metrics)}
+
+
 def train_rate(d, summary, metrics=None):
     """Training units/s (words, characters, sentences or pairs) of the whole run: the median of the "units_s"
     of metrics.jsonl's training windows (train.log_every steps each, over every invocation of the run).
@@ -264,13 +284,16 @@ def csv_note(paths, md_path):
     return f"The same numbers as CSV beside this file: {names}."
 
 
-def write_table(path, lines, rows, script):
-    """Appends every run's starting command to `lines` and writes them to `path`."""
+def write_table(path, lines, rows, script, csv_header, csv_rows):
+    """Appends every run's starting command (in run-folder order) to `lines` and writes them to `path`, and the CSV
+    table (csv_header, csv_rows) beside it (csv_path); returns both paths."""
+    rows = sorted(rows, key=lambda r: r["run"])
     lines = lines + ["Commands (the one that started each run):", ""] + [f"- `{r['run']}`: `{r['cmd']}`" for r in rows]
     if not rows:
         lines.append("- (no run yet)")
     _write_atomic(path, "\n".join(lines) + "\n")
     print(f"{script}: wrote {path} and {csv_path(path)} ({len(rows)} runs)")
+    return [path, write_csv(csv_path(path), csv_header, csv_rows)]
 
 
 # The cells in the order the tables list them (the ATR paper's, then the others); variants follow their cell.

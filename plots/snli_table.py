@@ -14,9 +14,8 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 """
 import os
 
-from run_files import (table_main, RunError, pct, pct_csv, cell_key, csv_note, csv_path, dev_records, load_runs, number_or_none,
-                       read_command, read_json, read_metrics, write_csv, write_table, seed_group_lines, train_rate,
-                       divergence)
+from run_files import (table_main, pct, pct_csv, cell_key, csv_note, csv_path, load_runs, number_or_none,
+                       read_task_run, run_outcome, write_table, seed_group_lines, train_rate)
 
 SCRIPT = "snli_table.py"
 
@@ -25,13 +24,7 @@ PAPER = {"gru": "84.6 (3.2m)", "atr": "85.6 (1.5m)"}
 
 
 def load_run(d):
-    s = read_json(os.path.join(d, "summary.json"))
-    cfg = read_json(os.path.join(d, "config.resolved.json"))
-    metrics = read_metrics(d)
-    cmd, _ = read_command(d)
-    model, data = cfg.get("model", {}), cfg.get("data", {})
-    if not isinstance(model.get("cell", {}), dict):
-        raise RunError(os.path.join(d, "config.resolved.json"), "'model.cell' is not an object")
+    s, cfg, model, data, metrics, cmd = read_task_run(d)
     conf = s.get("test", {}).get("confusion_gold_by_predicted", [])
     total = sum(sum(r) for r in conf)
     majority = max(sum(r) for r in conf) / total if total else None
@@ -45,8 +38,7 @@ def load_run(d):
          "params": s["params"], "params_ne": s["params_without_embeddings"], "train": s.get("train_accuracy"),
          "dev": s.get("dev", {}).get("accuracy"), "test": number_or_none(s["test"]["accuracy"]),
          "pps": train_rate(d, s, metrics), "majority": majority,
-         "epochs": max((m.get("epoch", 0) for m in dev_records(metrics)), default=0), "stop": s.get("stop_reason"),
-         "cmd": cmd, "diverged": divergence(s, metrics)}
+         **run_outcome(d, s, metrics, cmd)}
     # The paper's numbers are SNLI's (cond model): none beside SICK rows.
     paper = PAPER.get(r["cell"], "") if r["model"] == "cond" and r["set"] != "sick" else ""
     r["md"] = (f"| {r['model']} | {r['cell']} | {r['params']:,} | {r['params_ne']:,} | {pct(r['train'])} | "
@@ -105,9 +97,7 @@ def write(rows, out):
                 lines += ["", f"{kind}: ATR / GRU parameters without embeddings = {p['atr']:,} / {p['gru']:,} = "
                               f"{p['atr'] / p['gru']:.2f} (the paper: 1.5m / 3.2m = 0.47)."]
         lines.append("")
-    write_table(out, lines, sorted(rows, key=lambda r: r["run"]), SCRIPT)
-    write_csv(csv_file, CSV_HEADER, [r["csv"] for r in ordered])
-    return [out, csv_file]
+    return write_table(out, lines, rows, SCRIPT, CSV_HEADER, [r["csv"] for r in ordered])
 
 
 def main():
