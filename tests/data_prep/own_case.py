@@ -1,6 +1,8 @@
-"""The base of the data_prep --own tests (test_*_own.py): a temporary folder with OUT inside, the script run as a
-user would (a subprocess), and the checks every own mode shares (a refusal exits 2, names what it must, prints no
-traceback and leaves nothing behind; the printed training command passes the binary's --print-config)."""
+"""The bases of the data_prep tests: a temporary folder with OUT inside, the script run as a user would (a
+subprocess), and the checks every script's refusals share (exit 2, a message naming what it must, no traceback).
+PrepCase is the common part; CorpusPrepCase adds the hand-made RAW folder of the corpus tests (test_*_prep.py),
+OwnPrepCase the --own tests (test_*_own.py: nothing may be left behind; the printed training command passes the
+binary's --print-config)."""
 import json
 import os
 import shlex
@@ -12,9 +14,9 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-class OwnPrepCase(unittest.TestCase):
+class PrepCase(unittest.TestCase):
     SCRIPT = None        # data_prep/<script>.py, set by each test class
-    EXTRA_ARGS = ()      # arguments every call adds (e.g. a small BPE vocabulary)
+    EXTRA_ARGS = ()      # arguments every call adds (e.g. a small BPE vocabulary, --no-check)
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -23,13 +25,8 @@ class OwnPrepCase(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def file(self, name, text=None, data=None):
-        path = os.path.join(self.tmp.name, name)
-        with open(path, "wb") as f:
-            f.write(data if data is not None else text.encode("utf-8"))
-        return path
-
     def run_prep(self, *args):
+        """(exit code, stdout + stderr) of SCRIPT --out OUT EXTRA_ARGS args."""
         p = subprocess.run([sys.executable, self.SCRIPT, "--out", self.out, *self.EXTRA_ARGS, *args],
                            capture_output=True, text=True)
         return p.returncode, p.stdout + p.stderr
@@ -38,13 +35,48 @@ class OwnPrepCase(unittest.TestCase):
         with open(os.path.join(self.out, *parts), encoding="utf-8") as f:
             return f.read()
 
-    def assert_fails(self, args, needles):
-        code, msg = self.run_prep(*args)
+    def assert_refused(self, code, msg, needles):
+        """A refusal of bad input: exit code 2, every needle in the message, no traceback."""
         self.assertEqual(code, 2, msg)
         for n in needles:
             self.assertIn(n, msg)
         self.assertNotIn("Traceback", msg)
+
+
+class CorpusPrepCase(PrepCase):
+    RAW = "raw"          # the raw-corpus folder (--raw) in the temporary folder
+    RAW_SUBDIR = ""      # a folder inside it that the script reads (created too)
+
+    def setUp(self):
+        super().setUp()
+        self.raw = os.path.join(self.tmp.name, self.RAW)
+        os.makedirs(os.path.join(self.raw, self.RAW_SUBDIR))
+
+    def run_prep(self, *extra):
+        return super().run_prep("--raw", self.raw, *extra)
+
+    def assert_fails(self, needles, *extra):
+        self.assert_refused(*self.run_prep(*extra), needles)
+
+
+class OwnPrepCase(PrepCase):
+    def file(self, name, text=None, data=None):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "wb") as f:
+            f.write(data if data is not None else text.encode("utf-8"))
+        return path
+
+    def assert_fails(self, args, needles):
+        self.assert_refused(*self.run_prep(*args), needles)
         self.assertEqual(os.listdir(self.out) if os.path.isdir(self.out) else [], [], "nothing may be left behind")
+
+    def assert_split_name_and_file_refusals(self, ext, small_text, items):
+        """The refusals prep_common's own mode gives for any format: a file of `items` items (too few to split
+        80/10/10), a --name that cannot name a folder, a file that is not there."""
+        small = self.file("small" + ext, small_text)
+        self.assert_fails(["--own", small], [f"{small}: the dev split would be empty ({items} items in all"])
+        self.assert_fails(["--own", small, "--name", "a b"], ["--name 'a b'"])
+        self.assert_fails(["--own", os.path.join(self.tmp.name, "missing" + ext)], ["no file", "missing" + ext])
 
     def printed_command(self, msg, task):
         """The training command the script printed (the line starting with build/bin/<task>)."""

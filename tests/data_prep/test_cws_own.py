@@ -92,10 +92,7 @@ class CwsOwn(OwnPrepCase):
         self.assert_fails(["--own", empty], [f"{empty}: no sentences"])
         tr, dv = self.file("t.txt", "我 爱\n"), self.file("d.txt", "\n")
         self.assert_fails(["--own", tr, dv, tr, "--name", "x"], [f"{dv}: no sentences"])
-        small = self.file("small.utf8", "我\n爱\n你\n")
-        self.assert_fails(["--own", small], [f"{small}: the dev split would be empty (3 items in all"])
-        self.assert_fails(["--own", small, "--name", "a b"], ["--name 'a b'"])
-        self.assert_fails(["--own", os.path.join(self.tmp.name, "missing.utf8")], ["no file", "missing.utf8"])
+        self.assert_split_name_and_file_refusals(".utf8", "我\n爱\n你\n", 3)
 
 
 if __name__ == "__main__":

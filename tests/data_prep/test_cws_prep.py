@@ -6,10 +6,9 @@ tracebacks or messages without the file before the fix). Standard library only; 
 (a subprocess), in a temporary folder."""
 import gzip
 import os
-import subprocess
-import sys
-import tempfile
 import unittest
+
+from own_case import CorpusPrepCase, PrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "cws.py")
@@ -17,15 +16,10 @@ SCRIPT = os.path.join(ROOT, "data_prep", "cws.py")
 SENTENCES = [f"迈向  充满  希望  的  新{i}  世纪" for i in range(10)]
 
 
-class CwsPrep(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.raw = os.path.join(self.tmp.name, "sighan2005")
-        self.out = os.path.join(self.tmp.name, "out")
-        os.makedirs(os.path.join(self.raw, "gold"))
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class CwsPrep(CorpusPrepCase):
+    SCRIPT = SCRIPT
+    EXTRA_ARGS = ("--corpus", "msr", "--no-check")
+    RAW, RAW_SUBDIR = "sighan2005", "gold"
 
     def write(self, name, lines, raw_bytes=None):
         path = os.path.join(self.raw, name)
@@ -33,26 +27,12 @@ class CwsPrep(unittest.TestCase):
         with open(path, "wb") as f:
             f.write(raw_bytes if raw_bytes is not None else "".join(l + "\r\n" for l in lines).encode("utf-8"))
 
-    def run_prep(self, *extra):
-        p = subprocess.run([sys.executable, SCRIPT, "--raw", self.raw, "--out", self.out, "--corpus", "msr",
-                            "--no-check", *extra], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-    def assert_fails(self, needles, *extra):
-        code, msg = self.run_prep(*extra)
-        self.assertEqual(code, 2, msg)
-        for n in needles:
-            self.assertIn(n, msg)
-        self.assertNotIn("Traceback", msg)
-
     def test_good_gold_file_is_split_80_10_10(self):
         self.write("gold/msr_test_gold.utf8", SENTENCES + [""])
         code, msg = self.run_prep()
         self.assertEqual(code, 0, msg)
-        with open(os.path.join(self.out, "msr_inhouse", "test.seg"), encoding="utf-8") as f:
-            self.assertEqual(f.read(), "迈向 充满 希望 的 新9 世纪\n")
-        with open(os.path.join(self.out, "msr_inhouse", "test.bmes"), encoding="ascii") as f:
-            self.assertEqual(f.read(), "BEBEBESBEBE\n")
+        self.assertEqual(self.read("msr_inhouse", "test.seg"), "迈向 充满 希望 的 新9 世纪\n")
+        self.assertEqual(self.read("msr_inhouse", "test.bmes"), "BEBEBESBEBE\n")
 
     def test_fuzz_damaged_gzip_names_the_file(self):
         g = gzip.compress("".join(l + "\n" for l in SENTENCES).encode("utf-8"), mtime=0)
@@ -81,36 +61,30 @@ CONLLU_TRAIN = ("# sent_id = 1\n# text = 我們喜歡蘋果\n1\t我們\t_\tPRON\
                 "1\t好\t_\tADJ\tJJ\t_\t0\troot\t_\t_\n")
 
 
-class CwsUdPrep(unittest.TestCase):
+class CwsUdPrep(PrepCase):
     """Protocol (c): CoNLL-U FORM columns, comment and multiword lines skipped, malformed lines named."""
+    SCRIPT = SCRIPT
+    EXTRA_ARGS = ("--protocol", "ud")
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
+        super().setUp()
         self.ud = os.path.join(self.tmp.name, "ud")
-        self.out = os.path.join(self.tmp.name, "out")
         os.makedirs(self.ud)
         for split in ("train", "dev", "test"):
             self.write(split, CONLLU_TRAIN)
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def write(self, split, text):
         with open(os.path.join(self.ud, f"zh-ud-{split}.conllu"), "w", encoding="utf-8") as f:
             f.write(text)
 
     def run_prep(self, *extra):
-        p = subprocess.run([sys.executable, SCRIPT, "--protocol", "ud", "--ud", self.ud, "--out", self.out, *extra],
-                           capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
+        return super().run_prep("--ud", self.ud, *extra)
 
     def test_forms_become_segmented_sentences(self):
         code, msg = self.run_prep("--no-check")
         self.assertEqual(code, 0, msg)
-        with open(os.path.join(self.out, "gsd_ud", "test.seg"), encoding="utf-8") as f:
-            self.assertEqual(f.read(), "我們 喜歡 蘋 果\n好\n")
-        with open(os.path.join(self.out, "gsd_ud", "test.bmes"), encoding="ascii") as f:
-            self.assertEqual(f.read(), "BEBESS\nS\n")
+        self.assertEqual(self.read("gsd_ud", "test.seg"), "我們 喜歡 蘋 果\n好\n")
+        self.assertEqual(self.read("gsd_ud", "test.bmes"), "BEBESS\nS\n")
 
     def test_published_counts_and_bad_lines(self):
         code, msg = self.run_prep()

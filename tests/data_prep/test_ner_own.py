@@ -98,10 +98,7 @@ class NerOwn(OwnPrepCase):
                                            f"line 5 has 'E-X' (BIOES)"])
         empty = self.file("empty.conll", "\n\n")
         self.assert_fails(["--own", empty], [f"{empty}: no sentences"])
-        small = self.file("small.conll", "a O\n\nb O\n\nc O\n")
-        self.assert_fails(["--own", small], [f"{small}: the dev split would be empty (3 items in all"])
-        self.assert_fails(["--own", small, "--name", "a b"], ["--name 'a b'"])
-        self.assert_fails(["--own", os.path.join(self.tmp.name, "missing.conll")], ["no file", "missing.conll"])
+        self.assert_split_name_and_file_refusals(".conll", "a O\n\nb O\n\nc O\n", 3)
 
 
 if __name__ == "__main__":

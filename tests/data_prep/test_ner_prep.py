@@ -9,8 +9,9 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from own_case import CorpusPrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "ner.py")
@@ -20,58 +21,42 @@ CONLL = "-DOCSTART- -X- -X- O\n\nEU NNP B-NP I-ORG\nrejects VBZ B-VP O\n\nPeter 
 FILES = {"train": "wnut17train.conll", "dev": "emerging.dev.conll", "test": "emerging.test.annotated"}
 
 
-class NerPrep(unittest.TestCase):
+class NerPrep(CorpusPrepCase):
+    SCRIPT = SCRIPT
+    EXTRA_ARGS = ("--no-check",)
+
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.raw = os.path.join(self.tmp.name, "raw")
+        super().setUp()
         self.conll = os.path.join(self.tmp.name, "conll")
-        self.out = os.path.join(self.tmp.name, "out")
-        os.makedirs(self.raw)
         os.makedirs(self.conll)
         for name in FILES.values():
             self.write(self.raw, name, WNUT.encode("utf-8"))
         for name in ("eng.train", "eng.testa", "eng.testb"):
             self.write(self.conll, name, CONLL.encode("utf-8"))
 
-    def tearDown(self):
-        self.tmp.cleanup()
-
     def write(self, folder, name, data):
         with open(os.path.join(folder, name), "wb") as f:
             f.write(data)
 
-    def run_prep(self, *extra):
-        p = subprocess.run([sys.executable, SCRIPT, "--raw", self.raw, "--out", self.out, "--no-check", *extra],
-                           capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-    def read_out(self, path):
-        with open(os.path.join(self.out, path), encoding="utf-8") as f:
-            return f.read()
-
     def test_good_input_written_with_counts(self):
         code, msg = self.run_prep("--conll2003", self.conll)
         self.assertEqual(code, 0, msg)
-        self.assertEqual(self.read_out("wnut17/train.conll"),
+        self.assertEqual(self.read("wnut17/train.conll"),
                          "Empire B-location\nState I-location\n\n@paul O\nloves O\nBob B-person\n\n")
-        self.assertEqual(self.read_out("conll2003/dev.conll"),
+        self.assertEqual(self.read("conll2003/dev.conll"),
                          "EU NNP B-NP I-ORG\nrejects VBZ B-VP O\n\nPeter NNP B-NP I-PER\nBlack NNP I-NP I-PER\n\n")
-        meta = json.loads(self.read_out("wnut17/prep.json"))
+        meta = json.loads(self.read("wnut17/prep.json"))
         self.assertEqual(meta["splits"]["test"]["sentences"], 2)
         self.assertEqual(meta["splits"]["test"]["entities_per_type"], {"location": 1, "person": 1})
-        conll = json.loads(self.read_out("conll2003/prep.json"))
+        conll = json.loads(self.read("conll2003/prep.json"))
         self.assertEqual(conll["splits"]["train"]["entities_per_type"], {"ORG": 1, "PER": 1})   # IOB1 read
 
     def assert_fails(self, data, needles, *extra):
         self.run_prep()   # a good folder first: it must survive the failed run
-        before = self.read_out("wnut17/train.conll")
+        before = self.read("wnut17/train.conll")
         self.write(self.raw, FILES["dev"], data)
-        code, msg = self.run_prep(*extra)
-        self.assertEqual(code, 2, msg)
-        for n in needles:
-            self.assertIn(n, msg)
-        self.assertNotIn("Traceback", msg)
-        self.assertEqual(self.read_out("wnut17/train.conll"), before)
+        self.assert_refused(*self.run_prep(*extra), needles)
+        self.assertEqual(self.read("wnut17/train.conll"), before)
 
     def test_bad_lines_named(self):
         self.assert_fails(b"a\tO\nb\xe4\xba\tO\n", ["emerging.dev.conll:2", "invalid UTF-8"])

@@ -6,10 +6,9 @@ message naming the file (findings of tests/fuzz/fuzz_prep.py and its review). St
 script as a user would (a subprocess), in a temporary folder."""
 import gzip
 import os
-import subprocess
-import sys
-import tempfile
 import unittest
+
+from own_case import CorpusPrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "ptb.py")
@@ -18,15 +17,10 @@ TRAIN = " the cat sat \n the <unk> ran \n"
 VALID = " the cat \n"
 
 
-class PtbPrep(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.raw = os.path.join(self.tmp.name, "ptb")
-        self.out = os.path.join(self.tmp.name, "out")
-        os.makedirs(self.raw)
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class PtbPrep(CorpusPrepCase):
+    SCRIPT = SCRIPT
+    EXTRA_ARGS = ("--no-check",)
+    RAW = "ptb"
 
     def write(self, name, data):
         with open(os.path.join(self.raw, name), "wb") as f:
@@ -36,18 +30,6 @@ class PtbPrep(unittest.TestCase):
         self.write("ptb.train.txt", train)
         self.write("ptb.valid.txt", valid)
         self.write("ptb.test.txt", test)
-
-    def run_prep(self):
-        p = subprocess.run([sys.executable, SCRIPT, "--raw", self.raw, "--out", self.out, "--no-check"],
-                           capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-    def assert_fails(self, needles):
-        code, msg = self.run_prep()
-        self.assertEqual(code, 2, msg)
-        for n in needles:
-            self.assertIn(n, msg)
-        self.assertNotIn("Traceback", msg)
 
     def test_good_input(self):
         self.write_all(train=" the cat sat \r\n the <unk> ran \r the end \n")  # universal newlines: 3 lines

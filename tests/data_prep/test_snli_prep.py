@@ -11,6 +11,8 @@ import sys
 import tempfile
 import unittest
 
+from own_case import CorpusPrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "snli.py")
 
@@ -33,15 +35,10 @@ GOOD = [record("entailment", "A man sleeps .", "A person rests ."),
         record("contradiction", "Two kids play .", "Nobody plays .")]
 
 
-class SnliPrep(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.raw = os.path.join(self.tmp.name, "raw")
-        self.out = os.path.join(self.tmp.name, "out")
-        os.makedirs(os.path.join(self.raw, "snli"))
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class SnliPrep(CorpusPrepCase):
+    SCRIPT = SCRIPT
+    EXTRA_ARGS = ("--protocol", "inhouse", "--no-check")
+    RAW_SUBDIR = "snli"
 
     def write(self, name, lines):
         path = os.path.join(self.raw, "snli", name)
@@ -55,20 +52,7 @@ class SnliPrep(unittest.TestCase):
         self.write("snli_1.0_test.jsonl", test)
 
     def read_out(self, name):
-        with open(os.path.join(self.out, "inhouse", name), encoding="utf-8") as f:
-            return f.read()
-
-    def run_prep(self, *extra):
-        p = subprocess.run([sys.executable, SCRIPT, "--raw", self.raw, "--out", self.out, "--protocol", "inhouse",
-                            "--no-check", *extra], capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
-
-    def assert_fails(self, needle_list):
-        code, msg = self.run_prep()
-        self.assertEqual(code, 2, msg)
-        for needle in needle_list:
-            self.assertIn(needle, msg)
-        self.assertNotIn("Traceback", msg)
+        return self.read("inhouse", name)
 
     def test_good_input_drops_dash_labels_and_writes_tsv(self):
         self.write_all(GOOD)

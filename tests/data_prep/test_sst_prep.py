@@ -7,10 +7,9 @@ user would (a subprocess), in a temporary folder."""
 import gzip
 import json
 import os
-import subprocess
-import sys
-import tempfile
 import unittest
+
+from own_case import CorpusPrepCase  # noqa: E402  (tests/data_prep/, on sys.path as the script's folder)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "sst.py")
@@ -19,15 +18,8 @@ GOOD2 = ["1 a stirring , funny film", "0 a gob of drivel so sickly sweet", "1 it
 GOOD5 = ["4 a stirring , funny film", "0 a gob of drivel", "2 a middling movie"]
 
 
-class SstPrep(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.raw = os.path.join(self.tmp.name, "raw")
-        self.out = os.path.join(self.tmp.name, "out")
-        os.makedirs(self.raw)
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class SstPrep(CorpusPrepCase):
+    SCRIPT = SCRIPT
 
     def write(self, name, lines, raw_bytes=None):
         with open(os.path.join(self.raw, name), "wb") as f:
@@ -39,28 +31,18 @@ class SstPrep(unittest.TestCase):
             self.write(f"stsa.fine.{split}", fine_train if split == "train" else GOOD5)
 
     def run_prep(self, *extra, check=False):
-        args = [sys.executable, SCRIPT, "--raw", self.raw, "--out", self.out] + ([] if check else ["--no-check"])
-        p = subprocess.run(args + list(extra), capture_output=True, text=True)
-        return p.returncode, p.stdout + p.stderr
+        return super().run_prep(*extra, *([] if check else ["--no-check"]))
 
-    def read_out(self, path):
-        with open(os.path.join(self.out, path), encoding="utf-8") as f:
-            return f.read()
-
-    def assert_fails(self, needles, **kw):
-        code, msg = self.run_prep(**kw)
-        self.assertEqual(code, 2, msg)
-        for n in needles:
-            self.assertIn(n, msg)
-        self.assertNotIn("Traceback", msg)
+    def assert_fails(self, needles, check=False):
+        self.assert_refused(*self.run_prep(check=check), needles)
 
     def test_good_input_is_copied_with_prep_json(self):
         self.write_all()
         code, msg = self.run_prep()
         self.assertEqual(code, 0, msg)
-        self.assertEqual(self.read_out("sst2/train.txt"), "".join(l + "\n" for l in GOOD2))
-        self.assertEqual(self.read_out("sst5/test.txt"), "".join(l + "\n" for l in GOOD5))
-        meta = json.loads(self.read_out("sst5/prep.json"))
+        self.assertEqual(self.read("sst2/train.txt"), "".join(l + "\n" for l in GOOD2))
+        self.assertEqual(self.read("sst5/test.txt"), "".join(l + "\n" for l in GOOD5))
+        meta = json.loads(self.read("sst5/prep.json"))
         self.assertEqual(meta["num_labels"], 5)
         self.assertEqual(meta["splits"]["train"]["labels"], [1, 0, 1, 0, 1])
         self.assertEqual(meta["splits"]["dev"]["sentences"], 3)
@@ -69,7 +51,7 @@ class SstPrep(unittest.TestCase):
         self.write_all(binary_train=["1  two  spaces\r", "0\ttab separated "])
         code, msg = self.run_prep("--set", "sst2")
         self.assertEqual(code, 0, msg)
-        self.assertEqual(self.read_out("sst2/train.txt"), "1 two spaces\n0 tab separated\n")
+        self.assertEqual(self.read("sst2/train.txt"), "1 two spaces\n0 tab separated\n")
         self.assertFalse(os.path.exists(os.path.join(self.out, "sst5")))
 
     def test_empty_line_names_file_and_line(self):
@@ -105,10 +87,10 @@ class SstPrep(unittest.TestCase):
     def test_failed_run_keeps_the_previous_output(self):
         self.write_all()
         self.assertEqual(self.run_prep()[0], 0)
-        before = self.read_out("sst2/train.txt")
+        before = self.read("sst2/train.txt")
         self.write_all(binary_train=["x broken"])
         self.assertEqual(self.run_prep()[0], 2)
-        self.assertEqual(self.read_out("sst2/train.txt"), before)
+        self.assertEqual(self.read("sst2/train.txt"), before)
 
     # Findings of tests/fuzz/fuzz_prep.py: each was a Python traceback before the fix.
     def test_fuzz_label_of_thousands_of_digits(self):
@@ -118,7 +100,7 @@ class SstPrep(unittest.TestCase):
         self.write_all(binary_train=["0" * 5000 + "1 a film"])
         code, msg = self.run_prep("--set", "sst2")
         self.assertEqual(code, 0, msg)
-        self.assertEqual(self.read_out("sst2/train.txt"), "1 a film\n")
+        self.assertEqual(self.read("sst2/train.txt"), "1 a film\n")
 
     def test_fuzz_damaged_gzip_names_the_file(self):
         self.write_all()
