@@ -22,7 +22,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_tables import README, RUNS, SPEED, csv_rows, edit_json, md_rows, read, run  # noqa: E402
+from test_tables import RUNS, csv_rows, edit_json, make_tables_in, md_rows, read, run  # noqa: E402
 
 
 def copy_run(runs, src, name, summary=None, config=None, kept=None):
@@ -77,12 +77,7 @@ class Headline(unittest.TestCase):
         for seed, f in ((1, 0.85), (2, 0.86), (3, 0.87)):
             copy_run(runs, "cws_msr_atr", f"cws_msr_atr_s{seed}", cws_f1(f), kept="segmented" if seed < 3 else None)
             copy_run(runs, "cws_msr_gru", f"cws_msr_gru_s{seed}", cws_f1(f - 0.02), kept="segmented")
-        cls.out = os.path.join(cls.tmp, "results")
-        cls.readme = os.path.join(cls.tmp, "README.md")
-        with open(cls.readme, "w", encoding="utf-8") as f:
-            f.write(README)
-        cls.rc, cls.stdout, cls.stderr = run("make_tables.py", "--runs", runs, "--speed", SPEED, "--out", cls.out,
-                                             "--readme", cls.readme)
+        cls.out, cls.readme, cls.rc, cls.stdout, cls.stderr = make_tables_in(cls.tmp, runs)
 
     @classmethod
     def tearDownClass(cls):

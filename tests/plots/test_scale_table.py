@@ -50,6 +50,13 @@ class ScaleTable(unittest.TestCase):
         return subprocess.run([sys.executable, SCRIPT, "--runs", self.runs, "--md", self.md],
                               capture_output=True, text=True)
 
+    def assert_refused(self, needle, md=MD):
+        """Exit 2 with needle on stderr, and the markdown file left as it was (md)."""
+        r = self.run_script()
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(needle, r.stderr)
+        self.assertEqual(open(self.md).read(), md)
+
     def test_table_between_the_markers(self):
         make_run(self.runs, "lm_atr_1x2", [1000.0, 2000.0, 3000.0], 1000)
         make_run(self.runs, "lm_atr_2x1", [1500.0, 1800.0, 1200.0], 1000)
@@ -73,34 +80,23 @@ class ScaleTable(unittest.TestCase):
 
     def test_a_model_without_its_second_layout_is_refused(self):
         make_run(self.runs, "lm_atr_1x2", [1000.0], 1000)
-        r = self.run_script()
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("lm_atr has no 2x1 run", r.stderr)
-        self.assertEqual(open(self.md).read(), MD)
+        self.assert_refused("lm_atr has no 2x1 run")
 
     def test_bad_folder_name_and_bad_files(self):
         make_run(self.runs, "lm_atr_4x4", [1000.0], 1000)
-        r = self.run_script()
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("lm_atr_4x4: expected <model>_1x2 or <model>_2x1", r.stderr)
+        self.assert_refused("lm_atr_4x4: expected <model>_1x2 or <model>_2x1")
         os.rename(os.path.join(self.runs, "lm_atr_4x4"), os.path.join(self.runs, "lm_atr_1x2"))
         make_run(self.runs, "lm_atr_2x1", [1000.0], 1000)
         with open(os.path.join(self.runs, "lm_atr_2x1", "metrics.jsonl"), "a") as f:
             f.write("{not json\n")
-        r = self.run_script()
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("lm_atr_2x1/metrics.jsonl:3: not JSON", r.stderr)
-        self.assertEqual(open(self.md).read(), MD)
+        self.assert_refused("lm_atr_2x1/metrics.jsonl:3: not JSON")
 
     def test_markdown_without_markers_is_refused(self):
         make_run(self.runs, "lm_atr_1x2", [1000.0], 1000)
         make_run(self.runs, "lm_atr_2x1", [1000.0], 1000)
         with open(self.md, "w") as f:
             f.write("# no markers\n")
-        r = self.run_script()
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("expected one", r.stderr)
-        self.assertEqual(open(self.md).read(), "# no markers\n")
+        self.assert_refused("expected one", md="# no markers\n")
 
 
 if __name__ == "__main__":

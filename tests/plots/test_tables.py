@@ -43,6 +43,15 @@ def run(script, *args, cwd=ROOT):
     return p.returncode, p.stdout, p.stderr
 
 
+def make_tables_in(tmp, runs):
+    """make_tables.py over runs, writing into tmp/results and a copy of README at tmp/README.md: (out folder,
+    README copy, exit code, stdout, stderr)."""
+    out, readme = os.path.join(tmp, "results"), os.path.join(tmp, "README.md")
+    with open(readme, "w", encoding="utf-8") as f:
+        f.write(README)
+    return (out, readme, *run("make_tables.py", "--runs", runs, "--speed", SPEED, "--out", out, "--readme", readme))
+
+
 def read(path, mode="r"):
     with open(path, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
         return f.read()
@@ -97,12 +106,7 @@ class MakeTables(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="test_tables_")
-        cls.out = os.path.join(cls.tmp, "results")
-        cls.readme = os.path.join(cls.tmp, "README.md")
-        with open(cls.readme, "w", encoding="utf-8") as f:
-            f.write(README)
-        cls.rc, cls.stdout, cls.stderr = run("make_tables.py", "--runs", RUNS, "--speed", SPEED, "--out", cls.out,
-                                             "--readme", cls.readme)
+        cls.out, cls.readme, cls.rc, cls.stdout, cls.stderr = make_tables_in(cls.tmp, RUNS)
 
     @classmethod
     def tearDownClass(cls):
