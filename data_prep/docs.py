@@ -42,6 +42,7 @@ counts) and the manifest's per-file sha256. --no-check skips the sha256, count a
 usage: docs.py [--raw DIR] [--out data] [--corpus imdb|20ng|all] [--keep headers,footers,quotes] [--no-check]
 """
 import argparse
+import collections
 import gzip
 import hashlib
 import io
@@ -350,7 +351,7 @@ def dev_split(rows, classes):
     """(train, dev) of the official training rows: DEV_RULE."""
     dev = set()
     for cls in classes:
-        names = [n for c, n, _ in rows if c == cls]
+        names = [r[1] for r in rows if r[0] == cls]
         k = (len(names) + 5) // 10
         dev.update(sorted(names, key=lambda n: hashlib.sha256(("dev:" + n).encode("utf-8")).hexdigest())[:k])
     return [r for r in rows if r[1] not in dev], [r for r in rows if r[1] in dev]
@@ -372,7 +373,9 @@ def length_stats(lens):
 
 
 def prepare(corpus, raw, check, keep):
-    """(folder name, meta, {split: [(label, member, tokens)]}, labels.txt bytes); everything checked first."""
+    """(folder name, meta, {split: [(label, member, tokens joined by spaces, token count)]}, labels.txt bytes);
+    everything checked first. A document is kept as one string, not a token list: a list per document made the
+    two corpora several times larger in memory, and --corpus all holds both before writing."""
     spec = CORPORA[corpus]
     folder = os.path.join(raw, spec["raw"])
     archive = os.path.join(folder, spec["archive"])
@@ -406,7 +409,7 @@ def prepare(corpus, raw, check, keep):
                     fail(f"{archive}: member {name}: empty review: no text (after removing <br /> tags)")
                 tokens = [EMPTY_TOKEN]
                 empty.append(name)
-            out.append((index[cls], name, tokens))
+            out.append((index[cls], name, " ".join(tokens), len(tokens)))
         out.sort(key=lambda r: (r[0], numeric_id(r[1].rsplit("/", 1)[1])))
         rows[split] = out
     rows["train"], rows["dev"] = dev_split(rows["train"], range(len(classes)))
@@ -433,20 +436,19 @@ def write_folder(out, name, meta, rows, labels_txt):
     final = os.path.join(out, name)
     with new_folder(out, name, final) as tmp:
         meta["splits"] = {}
-        train_counts = {}
-        for _, _, tokens in rows["train"]:
-            for t in tokens:
-                train_counts[t] = train_counts.get(t, 0) + 1
+        train_counts = collections.Counter()
+        for _, _, text, _ in rows["train"]:
+            train_counts.update(text.split(" "))
         for split in SPLITS:
-            body = "".join(f"{label} {' '.join(tokens)}\n" for label, _, tokens in rows[split]).encode("utf-8")
-            ids = "".join(f"{member}\n" for _, member, _ in rows[split]).encode("utf-8")
+            body = "".join(f"{label} {text}\n" for label, _, text, _ in rows[split]).encode("utf-8")
+            ids = "".join(f"{member}\n" for _, member, _, _ in rows[split]).encode("utf-8")
             for fname, data in ((split + ".txt", body), (split + ".ids", ids)):
                 with open(os.path.join(tmp, fname), "wb") as f:
                     f.write(data)
             meta["splits"][split] = {
                 "file": split + ".txt", "sha256": hashlib.sha256(body).hexdigest(), "documents": len(rows[split]),
-                "labels": [sum(1 for l, _, _ in rows[split] if l == k) for k in range(meta["num_labels"])],
-                "tokens": length_stats([len(t) for _, _, t in rows[split]])}
+                "labels": [sum(1 for r in rows[split] if r[0] == k) for k in range(meta["num_labels"])],
+                "tokens": length_stats([n for _, _, _, n in rows[split]])}
         meta["train_vocabulary"] = {"types": len(train_counts),
                                     "types_seen_twice": sum(1 for v in train_counts.values() if v >= 2)}
         with open(os.path.join(tmp, "labels.txt"), "wb") as f:
@@ -479,15 +481,19 @@ def main():
     if not os.path.isdir(a.raw):
         fail(f"no folder {a.raw}: --raw is the folder holding imdb/ and 20newsgroups/ ($RAW_DATA)")
     corpora = ("imdb", "20ng") if a.corpus == "all" else (a.corpus,)
-    for corpus in corpora:  # each corpus is checked whole before its folder is written
+    prepared = []
+    for corpus in corpora:  # every corpus is read and checked before any folder is written
         start = time.time()
-        name, meta, rows, labels_txt = prepare(corpus, a.raw, not a.no_check, keep)
+        result = prepare(corpus, a.raw, not a.no_check, keep)
+        prepared.append((corpus, time.time() - start) + result)
+    for corpus, seconds, name, meta, rows, labels_txt in prepared:
+        start = time.time()
         final = write_folder(a.out, name, meta, rows, labels_txt)
         s = meta["splits"]
         note(f"wrote {final}: " + ", ".join(
             f"{k} {v['documents']} documents / {v['tokens']['total']} tokens (median {v['tokens']['median']}, "
             f"p90 {v['tokens']['percentiles']['90']}, max {v['tokens']['max']})" for k, v in s.items())
-            + f"; {time.time() - start:.1f} s")
+            + f"; read and checked in {seconds:.1f} s, written in {time.time() - start:.1f} s")
         if corpus == "20ng":
             note(f"{meta['reading']['decoded_latin1']} posts decoded as Latin-1; "
                  f"{meta['empty_after_removal']['documents']} left empty by the removal, written as {EMPTY_TOKEN}")
@@ -497,7 +503,6 @@ def main():
             "classify", "experiments/classify/sst2_atr.json",
             [("data.dir", final), ("data.num_labels", meta["num_labels"]), ("data.protocol", protocol),
              ("data.lowercase", True), ("out_dir", f"runs/classify_{name}")]))
-
 
 if __name__ == "__main__":
     main()
