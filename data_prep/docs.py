@@ -449,6 +449,8 @@ def write_folder(out, name, meta, rows, labels_txt):
                 "file": split + ".txt", "sha256": hashlib.sha256(body).hexdigest(), "documents": len(rows[split]),
                 "labels": [sum(1 for r in rows[split] if r[0] == k) for k in range(meta["num_labels"])],
                 "tokens": length_stats([n for _, _, _, n in rows[split]])}
+            if "empty_after_removal" in meta:  # 20NG: how many of the split's lines are the <empty> placeholder
+                meta["splits"][split]["empty_documents"] = sum(1 for r in rows[split] if r[2] == EMPTY_TOKEN)
         meta["train_vocabulary"] = {"types": len(train_counts),
                                     "types_seen_twice": sum(1 for v in train_counts.values() if v >= 2)}
         with open(os.path.join(tmp, "labels.txt"), "wb") as f:
