@@ -37,7 +37,8 @@ Bad input stops with exit code 2, one message naming the archive and member, not
 unreadable archive, a sha256 other than SOURCE.md's, a missing class folder (IMDB pos/neg), a review file not
 named <id>_<rating>.txt, an empty document, invalid UTF-8 in IMDB, a 20NG test class absent from training, the
 published counts (IMDB 12,500 per class and split; 20NG 11,314 / 7,532 in 20 classes with SOURCE.md's per-class
-counts), IMDB ratings (neg 1-4, pos 7-10) and the manifest's per-file sha256. --no-check skips the sha256, count, rating and manifest checks only.
+counts), IMDB ratings (neg 1-4, pos 7-10) and the manifest's per-file sha256. --no-check skips the sha256, count,
+rating and manifest checks only.
 
 usage: docs.py [--raw DIR] [--out data] [--corpus imdb|20ng|all] [--keep headers,footers,quotes] [--no-check]
 """
