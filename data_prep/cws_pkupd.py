@@ -80,12 +80,12 @@ def read_pd(path):
             fail(f"{where} starts with a paragraph id ({words[0]!r}): not converted (the id token is dropped in "
                  f"199801.seg.utf8; see SOURCE.md)")
         for w in words:
-            if TAG.search(w):
-                fail(f"{where} word {w!r} still has its POS tag: not converted (the /tag after each word is "
-                     f"removed in 199801.seg.utf8; see SOURCE.md)")
             if BRACKET.search(w):
                 fail(f"{where} word {w!r} holds a compound bracket: not converted (brackets are removed in "
                      f"199801.seg.utf8; see SOURCE.md)")
+            if TAG.search(w):
+                fail(f"{where} word {w!r} still has its POS tag: not converted (the /tag after each word is "
+                     f"removed in 199801.seg.utf8; see SOURCE.md)")
         paras.append(words)
         line_nos.append(i)
     if not paras:
