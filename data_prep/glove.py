@@ -63,7 +63,7 @@ def is_number(tok):
         return False
     try:
         return math.isfinite(float(tok[1:] if tok.startswith("+") else tok))
-    except ValueError:   # '+-1' passes the regex, as from_chars takes '-1' after the '+'
+    except ValueError:   # not expected after the regex; kept so a surprise is a refusal, not a traceback
         return False
 
 
