@@ -96,9 +96,11 @@ def read_glove(path, dim, no_check):
         if first:
             first = False
             if len(tok) == 2 and tok[0].isdigit() and tok[1].isdigit() and tok[0].isascii() and tok[1].isascii():
-                if int(tok[1]) != dim:
-                    fail(f"{path}:{i}: word2vec header '{line}' says dimension {tok[1]}, expected {dim} (--dim)")
-                header = {"line": i, "count": int(tok[0]), "dim": int(tok[1])}
+                # compared as digits (as atoll reads them, leading zeros aside): int() refuses 4,300+ digits
+                if tok[1].lstrip("0") != str(dim):
+                    fail(f"{path}:{i}: word2vec header '{line[:80]}' says dimension {tok[1][:20]}, expected {dim} "
+                         f"(--dim)")
+                header = {"line": i, "count": int(tok[0]) if len(tok[0]) < 19 else tok[0][:40], "dim": dim}
                 continue
         n = len(tok)
         pieces = n - dim

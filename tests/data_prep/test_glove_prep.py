@@ -128,8 +128,19 @@ class GlovePrep(GloveCase):
                               (VECTORS + ["Dog 1 1,5 0"], f"{vec}:8: value 2 of 'Dog' is '1,5'")):
             self.vectors(lines)
             self.assert_fails(folder, vec, [needle])
+        self.vectors(["9" * 5000 + " 0003"] + VECTORS)   # the count is not compared as an int: no 4300-digit limit
+        code, msg = self.prep(folder, vec)
+        self.assertEqual(code, 0, msg)
+        os.remove(os.path.join(folder, "glove.6B.100d.txt"))
+        os.remove(os.path.join(folder, "glove.json"))
         self.vectors(None, data=b"the 0.1 0.2 0.3\n\xc4\xe3 1 2 3\n")
         self.assert_fails(folder, vec, [f"{vec}:2: invalid UTF-8"])
+
+    def test_fuzz_header_of_5000_digits(self):
+        # fuzz_prep.py: int() of a 5000-digit dim raised ValueError (Python's 4300-digit limit), a traceback
+        folder = self.corpus("sst/mine", "txt", CLASSIFY)
+        vec = self.vectors(["7 " + "9" * 5000] + VECTORS)
+        self.assert_fails(folder, vec, [f"{vec}:1: word2vec header", "says dimension 9999", "expected 3"])
 
     def test_cws_and_missing_folders_are_refused(self):
         cws = self.corpus("cws/mine", "seg", {s: "迈向 充满\n" for s in ("train", "dev", "test")})
