@@ -2,7 +2,7 @@
 """Prepare SIGHAN 2005 (icwb2-data) MSR and PKU for Chinese word segmentation:
 RAW_DATA/sighan2005 -> data/cws/{corpus}_{protocol}/.
 
-Two protocols:
+The protocols (the folder is {corpus}_{protocol}, gsd_ud for ud):
   standard  protocol (a), the published one: training/{corpus}_training.utf8 (or .gz) split by line order,
             first 90 % train, last 10 % dev (as in the ATR paper, Appendix A.2.3); test = the official gold
             test file gold/{corpus}_test_gold.utf8; OOV against the official training word list
