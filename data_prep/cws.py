@@ -2,7 +2,7 @@
 """Prepare SIGHAN 2005 (icwb2-data) MSR and PKU for Chinese word segmentation:
 RAW_DATA/sighan2005 -> data/cws/{corpus}_{protocol}/.
 
-Two protocols:
+The protocols (the folder is {corpus}_{protocol}, gsd_ud for ud):
   standard  protocol (a), the published one: training/{corpus}_training.utf8 (or .gz) split by line order,
             first 90 % train, last 10 % dev (as in the ATR paper, Appendix A.2.3); test = the official gold
             test file gold/{corpus}_test_gold.utf8; OOV against the official training word list
@@ -12,6 +12,11 @@ Two protocols:
   ud        protocol (c): Universal Dependencies Chinese GSD 1.4 (RAW_DATA/ud_chinese_gsd, --ud) with its own
             train/dev/test, read from the CoNLL-U FORM column (data_prep/cws_ud.py) -> data/cws/gsd_ud/; OOV
             against the train split's words.
+  pkupd     protocol (d), "PKU People's Daily 1998-01 train, SIGHAN-2005 PKU test": RAW_DATA/
+            pku_peoples_daily_199801/199801.seg.utf8.gz (--pd) less its lines whose text is a PKU test sentence,
+            first 90 % of its paragraphs train, last 10 % dev, paragraphs over 200 characters split at sentence
+            ends; test = the PKU gold test file; OOV against the train split's words (data_prep/cws_pkupd.py)
+            -> data/cws/pku_pkupd/. PKU only.
   inhouse   in-house protocol (b): the gold test file split 80/10/10 by line order (first 80 % train, next
             10 % dev, last 10 % test); OOV against the train split's words. Needs only the gold test file.
             Its numbers are NOT comparable with published SIGHAN 2005 results.
@@ -37,8 +42,8 @@ floor(0.8 n), floor(0.9 n) over its non-empty lines) or three files train, dev, 
 -> OUT/<name>_own/ (default data/cws/<name>_own) with the same files; OOV against the train split's words. It
 prints the command that trains experiments/cws/msr_atr.json on the result. (--segmented FILE is its earlier name.)
 
-usage: cws.py [--raw DIR] [--ud DIR] [--out DIR] [--corpus msr|pku|all] [--protocol inhouse|standard|ud|all]
-              [--no-check]
+usage: cws.py [--raw DIR] [--ud DIR] [--pd DIR] [--out DIR] [--corpus msr|pku|all]
+              [--protocol inhouse|standard|ud|pkupd|all] [--no-check]
        cws.py --own FILE [FILE FILE] [--name NAME] [--out data/cws]
 """
 import argparse
@@ -47,6 +52,7 @@ import os
 
 from cws_read import PROG, SEP, SHOW, Bakeoff, counts, decode, fail, git_blob, lines_of, note, read_bytes, \
     read_word_list, warn
+from cws_pkupd import PD_FILE, job_pkupd
 from cws_ud import job_ud
 from prep_common import OWN_HELP, OWN_SPLIT_RULE, find, new_folder, own_name, own_paths, own_splits, \
     train_command, write_prep_json
@@ -273,12 +279,16 @@ def main():
                          "(default $RAW_DATA/sighan2005 or ../shared/data/sighan2005)")
     ap.add_argument("--ud", default=os.path.join(os.environ.get("RAW_DATA", "../shared/data"), "ud_chinese_gsd"),
                     help="folder holding zh-ud-{train,dev,test}.conllu (protocol ud; default $RAW_DATA/ud_chinese_gsd)")
+    ap.add_argument("--pd", default=os.path.join(os.environ.get("RAW_DATA", "../shared/data"),
+                                                 "pku_peoples_daily_199801"),
+                    help=f"folder holding {PD_FILE}[.gz] (protocol pkupd; default $RAW_DATA/pku_peoples_daily_199801)")
     ap.add_argument("--out", default="data/cws", help="output root; each protocol gets {corpus}_{protocol}/")
     ap.add_argument("--corpus", choices=CORPORA + ("all",), default="all")
-    ap.add_argument("--protocol", choices=PROTOCOLS + ("ud", "all"), default="inhouse",
+    ap.add_argument("--protocol", choices=PROTOCOLS + ("ud", "pkupd", "all"), default="inhouse",
                     help="inhouse (default): protocol (b), the gold test file split 80/10/10; standard: "
-                         "protocol (a), needs training/{corpus}_training.utf8; all: both, standard skipped "
-                         "with a note when its training file is absent")
+                         "protocol (a), needs training/{corpus}_training.utf8; ud: protocol (c); pkupd: protocol "
+                         "(d), PKU People's Daily 1998-01 train, SIGHAN-2005 PKU test (PKU only); all: every "
+                         "one, standard and pkupd skipped with a note when their training file is absent")
     ap.add_argument("--no-check", action="store_true",
                     help="skip the published-count checks (sentences/words/characters of the gold files, "
                          "word types of the lists): for other corpora in the same format")
@@ -312,6 +322,12 @@ def main():
         jobs.append((meta, splits, known))
         if a.protocol == "ud":
             protocols, corpora = (), ()
+    if a.protocol == "pkupd":
+        if a.corpus == "msr":
+            fail("--protocol pkupd is PKU only (PKU People's Daily train, SIGHAN-2005 PKU test): use --corpus pku")
+        protocols, corpora = ("pkupd",), ("pku",)
+    elif a.protocol == "all":
+        protocols = PROTOCOLS + (("pkupd",) if "pku" in corpora else ())
     if corpora and not os.path.isdir(a.raw):
         fail(f"no folder {a.raw}: --raw is the SIGHAN 2005 folder itself (holding gold/{{msr,pku}}_test_gold.utf8 "
              f"of icwb2-data.zip, testing/ and optionally training/); RAW_DATA is the folder that holds sighan2005/")
@@ -329,6 +345,13 @@ def main():
         for protocol in protocols:
             if protocol == "inhouse":
                 meta, splits, known = job_inhouse(a.raw, corpus, gold)
+            elif protocol == "pkupd":
+                if corpus != "pku":
+                    continue
+                if a.protocol == "all" and find(a.pd, PD_FILE) is None:
+                    note(f"skipping pku_pkupd: no {os.path.join(a.pd, PD_FILE)}[.gz] (--pd)")
+                    continue
+                meta, splits, known = job_pkupd(a.pd, gold, a.no_check)
             else:
                 tp = find(os.path.join(a.raw, "training"), f"{corpus}_training.utf8")
                 if tp is None:

@@ -36,7 +36,9 @@ import unittest.mock
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "data_prep"))
 import cws  # noqa: E402
+import cws_pkupd  # noqa: E402
 import cws_read  # noqa: E402
+import glove  # noqa: E402
 import nmt  # noqa: E402
 import ptb  # noqa: E402
 import snli  # noqa: E402
@@ -88,6 +90,10 @@ SEEDS = {
     "cws_words": [text(CWS_WORDS), text(w + "\r" for w in CWS_WORDS + [" "])],
     "cws_input": [text(l.replace(" ", "") for l in CWS_LINES)],
     "cws_train": [text(CWS_LINES * 2)],
+    # not the gold lines (those would be dropped as test sentences), and one paragraph long enough to be split
+    "cws_pd": [text((l + " 新").replace(" ", "  ") for l in CWS_LINES + [" 。 ".join(CWS_LINES * 4)])],
+    "glove": [text(["the 0.1 0.2 0.3", "cat 1e-05 +0.5 -2", ". . . 1 2 3"]), text(["2 3", "a 1 2 3", "b 4 5 6"],
+                                                                                   "\r\n")],
     "sst": [text(["1 a stirring , funny film", "0 a gob of drivel", "1 its 2\u00a01\\/2 - hour running time"]),
             text(["1  two  spaces\r", "0\ttab separated "])],
     "ptb": [text([" aer banknote berlitz <unk> ", " pierre <unk> N years old will join the board "]),
@@ -97,12 +103,15 @@ SEEDS = {
 FILES = {"snli_jsonl": "snli_1.0_dev.jsonl", "snli_tsv": "snli_1.0_dev.tok.tsv", "sick": "SICK.txt",
          "cws_gold": "gold/msr_test_gold.utf8", "cws_words": "gold/msr_training_words.utf8",
          "cws_input": "testing/msr_test.utf8", "cws_train": "training/msr_training.utf8",
+         "cws_pd": "pd/199801.seg.utf8", "glove": "glove.txt",
          "sst": "stsa.binary.train", "ptb": "ptb.train.txt", "nmt": "newstest2014.en"}
 # Words of each format for the dictionary (libFuzzer's -dict): field names, labels, separators.
 WORDS = {"snli_jsonl": [b'"gold_label": ', b'"sentence1_binary_parse": ', b'"sentence2_binary_parse": ', b'""',
                         b"[[[[", b'"entailment"', b'"-"'],
          "snli_tsv": [b"entailment", b"neutral", b"\t\t", b"gold_label\tsentence1_tokens\tsentence2_tokens"],
          "sick": [b"ENTAILMENT", b"TRAIN", b"TRIAL", b"TEST", b"\t\t", b"n't", b"'s"],
+         "cws_pd": ["  ", "/ns", "[", "]nt", "。", "”", "19980101-01-001-001"],
+         "glove": [b" ", b"\t", b"1e-05", b"inf", b"nan", b"+", b"3 3\n", b"the "],
          "sst": [b"4 ", b"5 ", b"00", b"\xd9\xa3"], "nmt": ["...", "DOTMULTI", "&apos;", "Σ", "'", ","]}
 
 
@@ -121,6 +130,12 @@ def invariants(name, result):
         for words in sentences:
             tokens(list(words))
             assert not any(cws_read.SEP.search(w) or cws_read.BAD.search(w) for w in words), words
+    elif name == "cws_pd":   # every split non-empty, every word a word; the paragraph split keeps all words
+        assert all(result[1][k] for k in ("train", "dev", "test"))
+        for words in (s for v in result[1].values() for s in v):
+            tokens(list(words))
+    elif name == "glove":
+        assert result[0] and all(w and "\n" not in w and "\t" not in w for w in result[0]), list(result[0])[:5]
     elif name == "sst":
         for label, ts in result[0][0]:
             assert 0 <= label < result[1], label
@@ -133,7 +148,7 @@ class Target:
         self.dir = os.path.dirname(self.path)
         os.makedirs(self.dir, exist_ok=True)
         self.tokens = TOKENS + [w if isinstance(w, bytes) else w.encode() for w in WORDS.get(name, [])]
-        if name in ("cws_input", "cws_train"):  # these read a file against the (valid) gold file
+        if name in ("cws_input", "cws_train", "cws_pd"):  # these read a file against the (valid) gold file
             gold = os.path.join(work, "gold", "msr_test_gold.utf8")
             os.makedirs(os.path.dirname(gold), exist_ok=True)
             with open(gold, "wb") as f:
@@ -165,6 +180,10 @@ class Target:
             return cws.check_input(self.work, "msr", self.gold)
         if n == "cws_train":
             return cws.job_standard(self.work, "msr", self.gold, p, not check)
+        if n == "cws_pd":   # protocol (d): the People's Daily file against the gold file (PKU's name not needed)
+            return cws_pkupd.job_pkupd(self.dir, self.gold, not check)
+        if n == "glove":
+            return glove.read_glove(p, 3, True)
         if n == "sst":  # SST-2 or SST-5 (result: the reader's and the number of labels, for the check)
             labels = rng.choice((2, 5))
             return sst.read_split(p, labels), labels
