@@ -4,8 +4,7 @@ namespace twin {
 
 AtrCell::AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("atr", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kAtrBias, CellOpt::kInputTanh,
-                                            CellOpt::kCoupled, CellOpt::kLayerNorm});
+  check_cell_config(cfg, input_dim, name_, kOptions);
   output_ = parse_output(cfg, Act::kIdentity);
   input_tanh_ = cfg.input_tanh;
   coupled_ = cfg.coupled;

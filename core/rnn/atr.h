@@ -30,6 +30,8 @@ namespace twin {
 
 class AtrCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions =
+      kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kInputTanh, CellOpt::kCoupled, CellOpt::kLayerNorm};
   AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 1; }
   Var project_inputs(Var x) const override;

@@ -37,7 +37,8 @@ class DeepTransitionCell final : public Cell {
   std::vector<std::unique_ptr<Cell>> transitions_;
 };
 
-// The registered "dt" cell: L-GRU + cfg.transitions T-GRUs.
+// The registered "dt" cell: L-GRU + cfg.transitions T-GRUs, and the options it accepts.
 std::unique_ptr<Cell> make_dt_cell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
+inline constexpr CellOptSet kDtOptions = kEveryCellOptions | CellOptSet{CellOpt::kTransitions};
 
 }  // namespace twin

@@ -4,7 +4,7 @@ namespace twin {
 
 LrnCell::LrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("lrn", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kBiasNone, CellOpt::kLayerNorm});
+  check_cell_config(cfg, input_dim, name_, kOptions);
   output_ = parse_output(cfg, Act::kTanh);
   const bool has_bias = parse_has_bias(cfg);
   w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));

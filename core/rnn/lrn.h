@@ -17,6 +17,7 @@ namespace twin {
 
 class LrnCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kLayerNorm};
   LrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 3; }
   Var project_inputs(Var x) const override;

@@ -15,6 +15,7 @@ namespace twin {
 
 class LstmCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kForgetBias};
   LstmCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 4; }
   bool has_memory() const override { return true; }

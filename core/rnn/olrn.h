@@ -19,6 +19,7 @@ namespace twin {
 
 class OlrnCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kLayerNorm};
   OlrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 4; }
   Var project_inputs(Var x) const override;

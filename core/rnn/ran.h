@@ -21,6 +21,8 @@ namespace twin {
 
 class RanCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions =
+      kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kLayerNorm, CellOpt::kContent};
   RanCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 3; }
   bool has_memory() const override { return true; }

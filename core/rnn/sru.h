@@ -17,6 +17,7 @@ namespace twin {
 
 class SruCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kOutput};
   SruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 4; }
   bool has_memory() const override { return true; }
