@@ -20,6 +20,8 @@ enum class Act { kIdentity, kTanh };
 void check_cell_config(const CellConfig& cfg, int input_dim, const std::string& cell, CellOptSet allowed);
 // cfg.output: "default" -> dflt, "identity", "tanh"; anything else throws.
 Act parse_output(const CellConfig& cfg, Act dflt);
+// The output nonlinearity as CellTraits::output records it.
+inline CellOutput output_of(Act a) { return a == Act::kTanh ? CellOutput::kTanh : CellOutput::kIdentity; }
 // cfg.bias for the non-ATR cells: "default" -> true, "none" -> false.
 bool parse_has_bias(const CellConfig& cfg);
 // cfg.init/init_scale -> an initialiser for weight matrices ("uniform" | "normal" | "glorot" | "orthogonal").
