@@ -49,8 +49,6 @@ Init bias_init(const CellConfig& cfg) {
   return init::uniform(static_cast<Real>(cfg.init_scale));
 }
 
-const char* act_name(Act a) { return a == Act::kTanh ? "tanh" : "identity"; }
-
 Var project(Var x, Param& w, Param* b) {
   Graph& g = *x.g;
   if (!b) return matmul(x, g.param(w));

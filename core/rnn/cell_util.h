@@ -30,7 +30,6 @@ bool parse_has_bias(const CellConfig& cfg);
 Init weight_init(const CellConfig& cfg);
 // cfg.bias_init/init_scale -> an initialiser for biases: zeros, or uniform(-init_scale, init_scale).
 Init bias_init(const CellConfig& cfg);
-const char* act_name(Act a);
 
 inline Var apply_act(Var x, Act a) { return a == Act::kTanh ? tanh(x) : x; }
 // Column block j of width h: the j-th gate of a [N, k*H] projection.
