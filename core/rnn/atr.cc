@@ -4,9 +4,8 @@ namespace twin {
 
 AtrCell::AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("atr", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kAtrBias, CellOpt::kInputTanh,
-                                            CellOpt::kCoupled, CellOpt::kLayerNorm});
-  output_ = parse_output(cfg, Act::kIdentity);
+  check_cell_config(cfg, input_dim, name_, kOptions);
+  output_ = parse_output(cfg, kDefaultOutput);
   input_tanh_ = cfg.input_tanh;
   coupled_ = cfg.coupled;
   TW_CHECK(!cfg.layer_norm || cfg.bias == CellBias::kDefault || cfg.bias == CellBias::kNone, "cell 'atr': layer_norm ",
@@ -23,6 +22,15 @@ AtrCell::AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
     ln_q_g_ = &add_param(store, scope, "ln_q_g", 1, H(), init::constant(1));
     ln_q_b_ = &add_param(store, scope, "ln_q_b", 1, H(), init::constant(0));
   }
+}
+
+// v = p, the whole projection (block 0), also when coupled (i = 1 − f is recorded as "i") or layer-normalised.
+CellTraits AtrCell::traits(const CellConfig& cfg) {
+  return {.twin_gated = true,
+          .value_block = 0,
+          .value_tanh = cfg.input_tanh,
+          .value_text = cfg.input_tanh ? "v_k = tanh(x_k W + b)" : "v_k = p_k = x_k W + b",
+          .output = output_of(parse_output(cfg, kDefaultOutput))};
 }
 
 Index AtrCell::expected_params() const {

@@ -30,6 +30,9 @@ namespace twin {
 
 class AtrCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions =
+      kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kInputTanh, CellOpt::kCoupled, CellOpt::kLayerNorm};
+  static CellTraits traits(const CellConfig& cfg);
   AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 1; }
   Var project_inputs(Var x) const override;
@@ -38,6 +41,7 @@ class AtrCell final : public CellBase {
   Index expected_params() const override;
 
  private:
+  static constexpr Act kDefaultOutput = Act::kIdentity;   // the paper's form
   Act output_;
   bool input_tanh_, coupled_;
   Param* w_;

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "graph/graph.h"
@@ -27,6 +28,26 @@ struct GateRecord {
 struct CellInfo {
   int weight_matrices = 0;
   int matrix_transformations = 0;
+};
+
+// What a cell is, for the code above rnn/ that treats cells differently (issue 54: by a property, never by the
+// cell's name). Each cell class gives `static CellTraits traits(const CellConfig&)`, registered beside its
+// constructor (cell_factory.cc); cell_traits(cfg) looks it up by cfg.type without building the cell.
+struct CellTraits {
+  // h_t = g(i_t ⊙ v_t + f_t ⊙ h_{t-1}) on h itself, with i and f recorded as "i" and "f" (ATR, LRN): with
+  // g = identity and h_0 = 0, h_T = Σ_k g_k ⊙ v_k exactly (rnn/gates.h), which the dependency and memory
+  // analyses read.
+  bool twin_gated = false;
+  // Twin-gated cells: v_t is column block value_block of project_inputs' [N, k·H] output, through tanh when
+  // value_tanh; value_text says so in words, for the reports that show it.
+  int value_block = -1;
+  bool value_tanh = false;
+  std::string_view value_text = "";
+  // The output nonlinearity g as this config resolves it (kIdentity or kTanh); kDefault for a cell without an
+  // "output" option.
+  CellOutput output = CellOutput::kDefault;
+  bool has_memory = false;   // uses CellState::c, as Cell::has_memory() of the built cell says
+  bool operator==(const CellTraits&) const = default;
 };
 
 class Cell {

@@ -8,24 +8,25 @@ namespace twin {
 namespace {
 using Problem = std::pair<std::string, std::string>;
 
+// A value as cell_opt_text shows it; each takes the arguments of its option's table row (TW_CELL_OPT_ARGS).
+std::string shown(bool v) { return v ? "true" : "false"; }
+std::string shown(int v, int, int) { return std::to_string(v); }
+std::string shown(double v, double, double) { return std::to_string(v); }
+template <class E, std::size_t N>
+std::string shown(E v, const NameTable<E, N>& names) {
+  return "'" + std::string(name_of(names, v)) + "'";
+}
+
 ConfigTable<CellConfig> make_cell_table() {
   using C = CellConfig;
   ConfigTable<C> t;
+  // type and hidden, which every cell reads, then one row per option (its row in TWIN_CELL_OPTIONS, e.g.
+  // .flag("layer_norm", &C::layer_norm, "layer norm on ...")).
+#define TW_CELL_ROW(opt, key, Type, dflt, kind, args, help) .kind(#key, &C::key TW_CELL_OPT_ARGS args, help)
   t.text("type", &C::type, "the cell: a registered name (README, The cells)")
       .integer("hidden", &C::hidden, 0, 1 << 16, "H, units per direction (0: the task's model.hidden)")
-      .choice("output", &C::output, kCellOutputNames, "output nonlinearity g (atr, lrn, olrn, ran, sru)")
-      .choice("bias", &C::bias, kCellBiasNames, "biases: atr none/input/recurrent/both; the others default/none")
-      .flag("input_tanh", &C::input_tanh, "atr: h = i * tanh(p) + f * h_prev")
-      .flag("coupled", &C::coupled, "atr: i = 1 - f")
-      .flag("layer_norm", &C::layer_norm, "layer norm on the projections (atr, lrn, olrn, ran)")
-      .choice("init", &C::init, kWeightInitNames, "initialiser of the weight matrices")
-      .number("init_scale", &C::init_scale, 0.0, 10.0, "uniform(-a, a) / normal(0, a) scale")
-      .choice("bias_init", &C::bias_init, kBiasInitNames,
-              "biases start at zero, or uniform(-init_scale, init_scale) like the weights")
-      .number("forget_bias", &C::forget_bias, -100.0, 100.0, "lstm: initial forget-gate bias")
-      .flag("gru_reset_after", &C::gru_reset_after, "gru: r * (h U) (one [H,3H] product) or (r * h) U")
-      .integer("transitions", &C::transitions, 0, 64, "dt: T-GRU transitions after the L-GRU")
-      .choice("content", &C::content, kRanContentNames, "ran: content x W_c (linear) or x (identity, needs I = H)");
+      TWIN_CELL_OPTIONS(TW_CELL_ROW);
+#undef TW_CELL_ROW
   t.rule([](const C& c) {
     if (is_registered_cell(c.type)) return Problem{"", ""};
     std::vector<std::string> names = registered_cell_names();
@@ -41,6 +42,37 @@ ConfigTable<CellConfig> make_cell_table() {
 const ConfigTable<CellConfig>& cell_table() {
   static const ConfigTable<CellConfig> t = make_cell_table();
   return t;
+}
+
+std::string_view cell_opt_key(CellOpt o) {
+  switch (o) {
+#define TW_CELL_KEY(opt, key, ...) \
+  case CellOpt::opt: return #key;
+    TWIN_CELL_OPTIONS(TW_CELL_KEY)
+#undef TW_CELL_KEY
+  }
+  return "?";
+}
+
+bool cell_opt_is_default(const CellConfig& cfg, CellOpt o) {
+  static const CellConfig d;
+  switch (o) {
+#define TW_CELL_DEFAULT(opt, key, ...) \
+  case CellOpt::opt: return cfg.key == d.key;
+    TWIN_CELL_OPTIONS(TW_CELL_DEFAULT)
+#undef TW_CELL_DEFAULT
+  }
+  return true;
+}
+
+std::string cell_opt_text(const CellConfig& cfg, CellOpt o) {
+  switch (o) {
+#define TW_CELL_TEXT(opt, key, Type, dflt, kind, args, help) \
+  case CellOpt::opt: return #key "=" + shown(cfg.key TW_CELL_OPT_ARGS args);
+    TWIN_CELL_OPTIONS(TW_CELL_TEXT)
+#undef TW_CELL_TEXT
+  }
+  return "?";
 }
 
 CellConfig parse_cell(JsonReader& r) { return cell_table().parse(r); }

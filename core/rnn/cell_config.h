@@ -1,8 +1,13 @@
 // A cell's settings ("model.cell" in every task) and their table (base/config_table.h): the parser, to_json, the
 // key reference and the name tables of the choice settings all come from cell_table(), in rnn/ beside the cells
-// that read them. Which cell accepts which option is each cell's own check (rnn/cell_util.h check_cell_config).
+// that read them. Every option is declared once, in TWIN_CELL_OPTIONS below; which cell accepts which option is
+// the cell's own kOptions (a CellOptSet), and check_cell_config (rnn/cell_util.h) refuses the others.
 #pragma once
+#include <array>
+#include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "base/config_table.h"
 #include "base/names.h"
@@ -41,23 +46,89 @@ enum class RanContent { kDefault, kLinear, kIdentity };
 inline constexpr NameTable<RanContent, 3> kRanContentNames{
     {{RanContent::kDefault, "default"}, {RanContent::kLinear, "linear"}, {RanContent::kIdentity, "identity"}}};
 
+// Every option of a cell beyond type and hidden, once, in the order of the key reference (issue 54: an option
+// used to be declared four times, as struct field, table row, CellOpt and refusal line). One row is
+//   X(enumerator, key, type, default, table kind, (bounds | name table), help)
+// where the kind names the ConfigTable row (integer, number, flag, choice) and the parenthesised group is what
+// that row takes after the member (empty for a flag). From the rows come CellConfig's fields, CellOpt, the
+// table rows (cell_config.cc) and the refusal of an option a cell does not read (cell_util.cc). Adding an
+// option: one row here, its CellOpt in the kOptions of each cell that reads it, the reading in that cell.
+// Notes beyond the help text: layer_norm is on the input projections (lrn, olrn, ran) or on both (atr);
+// init_scale 0.08 is the papers' uniform(-0.08, 0.08); an LSTM's forget_bias is added on top of bias_init.
+#define TWIN_CELL_OPTIONS(X)                                                                                   \
+  X(kOutput, output, CellOutput, CellOutput::kDefault, choice, (kCellOutputNames),                            \
+    "output nonlinearity g (atr, lrn, olrn, ran, sru)")                                                        \
+  X(kBias, bias, CellBias, CellBias::kDefault, choice, (kCellBiasNames),                                       \
+    "biases: atr none/input/recurrent/both; the others default/none")                                          \
+  X(kInputTanh, input_tanh, bool, false, flag, (), "atr: h = i * tanh(p) + f * h_prev")                        \
+  X(kCoupled, coupled, bool, false, flag, (), "atr: i = 1 - f")                                                \
+  X(kLayerNorm, layer_norm, bool, false, flag, (), "layer norm on the projections (atr, lrn, olrn, ran)")      \
+  X(kInit, init, WeightInit, WeightInit::kUniform, choice, (kWeightInitNames),                                 \
+    "initialiser of the weight matrices")                                                                      \
+  X(kInitScale, init_scale, double, 0.08, number, (0.0, 10.0), "uniform(-a, a) / normal(0, a) scale")          \
+  X(kBiasInit, bias_init, BiasInit, BiasInit::kZero, choice, (kBiasInitNames),                                 \
+    "biases start at zero, or uniform(-init_scale, init_scale) like the weights")                              \
+  X(kForgetBias, forget_bias, double, 0.0, number, (-100.0, 100.0), "lstm: initial forget-gate bias")          \
+  X(kGruResetAfter, gru_reset_after, bool, true, flag, (), "gru: r * (h U) (one [H,3H] product) or (r * h) U") \
+  X(kTransitions, transitions, int, 1, integer, (0, 64), "dt: T-GRU transitions after the L-GRU")              \
+  X(kContent, content, RanContent, RanContent::kDefault, choice, (kRanContentNames),                           \
+    "ran: content x W_c (linear) or x (identity, needs I = H)")
+
+// A row's parenthesised group as trailing arguments: TW_CELL_OPT_ARGS (0, 64) is ", 0, 64", TW_CELL_OPT_ARGS () is
+// nothing; so `f(x TW_CELL_OPT_ARGS args)` calls f(x, 0, 64), f(x, kCellOutputNames) or f(x).
+#define TW_CELL_OPT_ARGS(...) __VA_OPT__(, ) __VA_ARGS__
+
 // Variant and size settings of a cell. Every field is recorded in the resolved config.
 struct CellConfig {
-  std::string type = "atr";                      // a registered name: registered_cell_names()
-  int hidden = 0;                                // H (0: the task fills it from its model section)
-  CellOutput output = CellOutput::kDefault;
-  CellBias bias = CellBias::kDefault;
-  bool input_tanh = false;                       // ATR: h = i ⊙ tanh(p) + f ⊙ h_prev
-  bool coupled = false;                          // ATR: i = 1 - f
-  bool layer_norm = false;                       // LRN, RAN (and oLRN): layer norm on the input projections; ATR: on both
-  WeightInit init = WeightInit::kUniform;
-  double init_scale = 0.08;                      // the papers' uniform(-0.08, 0.08)
-  BiasInit bias_init = BiasInit::kZero;          // every cell with biases (an LSTM's forget_bias is added on top)
-  double forget_bias = 0.0;                      // LSTM: initial forget-gate bias
-  bool gru_reset_after = true;                   // GRU: r ⊙ (h U_h) (one [H,3H] GEMM) or (r ⊙ h) U_h
-  int transitions = 1;                           // dt: number of T-GRU transitions after the L-GRU
-  RanContent content = RanContent::kDefault;
+  std::string type = "atr";   // a registered name: registered_cell_names()
+  int hidden = 0;             // H (0: the task fills it from its model section)
+#define TW_CELL_FIELD(opt, key, Type, dflt, kind, args, help) Type key = dflt;
+  TWIN_CELL_OPTIONS(TW_CELL_FIELD)
+#undef TW_CELL_FIELD
 };
+
+// One enumerator per option, in the rows' order.
+enum class CellOpt {
+#define TW_CELL_ENUM(opt, ...) opt,
+  TWIN_CELL_OPTIONS(TW_CELL_ENUM)
+#undef TW_CELL_ENUM
+};
+#define TW_CELL_ENUM(opt, ...) CellOpt::opt,
+inline constexpr std::array kAllCellOpts{TWIN_CELL_OPTIONS(TW_CELL_ENUM)};
+#undef TW_CELL_ENUM
+
+// A set of options, usable in constant expressions: a cell's `static constexpr CellOptSet kOptions`.
+class CellOptSet {
+ public:
+  constexpr CellOptSet() = default;
+  constexpr CellOptSet(std::initializer_list<CellOpt> opts) {
+    for (CellOpt o : opts) bits_ |= bit(o);
+  }
+  constexpr bool has(CellOpt o) const { return (bits_ & bit(o)) != 0; }
+  constexpr CellOptSet operator|(CellOptSet o) const {
+    CellOptSet s;
+    s.bits_ = bits_ | o.bits_;
+    return s;
+  }
+  constexpr bool operator==(const CellOptSet&) const = default;
+
+ private:
+  static constexpr std::uint32_t bit(CellOpt o) { return std::uint32_t{1} << static_cast<unsigned>(o); }
+  std::uint32_t bits_ = 0;
+};
+static_assert(kAllCellOpts.size() <= 32, "CellOptSet holds 32 options");
+
+// The options every cell reads: its biases ("bias"; ATR has its own values, the others default/none, which
+// the cells check) and the initialisers of its weights and biases (weight_init, bias_init in cell_util.h).
+inline constexpr CellOptSet kEveryCellOptions{CellOpt::kBias, CellOpt::kInit, CellOpt::kInitScale,
+                                              CellOpt::kBiasInit};
+
+// The option's key ("layer_norm").
+std::string_view cell_opt_key(CellOpt o);
+// Whether cfg leaves the option at its default.
+bool cell_opt_is_default(const CellConfig& cfg, CellOpt o);
+// "key=value" as the refusal of an option shows it: layer_norm=true, output='tanh', forget_bias=1.000000.
+std::string cell_opt_text(const CellConfig& cfg, CellOpt o);
 
 const ConfigTable<CellConfig>& cell_table();
 // Strict parser of a "cell" object (unknown key, wrong type, unregistered type: an error naming the key).

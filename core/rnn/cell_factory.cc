@@ -17,6 +17,7 @@ namespace twin {
 namespace {
 
 using Maker = std::unique_ptr<Cell> (*)(const CellConfig&, int, ParamStore&, const std::string&);
+using Traits = CellTraits (*)(const CellConfig&);
 
 template <typename C>
 std::unique_ptr<Cell> make(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope) {
@@ -26,29 +27,50 @@ std::unique_ptr<Cell> make(const CellConfig& cfg, int input_dim, ParamStore& sto
 struct Entry {
   const char* name;
   Maker maker;
+  Traits traits;
+  CellOptSet options;
 };
+
+// A cell class's row: its constructor, traits() and kOptions side by side.
+template <typename C>
+constexpr Entry entry(const char* name) {
+  return {name, &make<C>, &C::traits, C::kOptions};
+}
 
 // The registry: an explicit table (static self-registration would be dropped by the static library).
 // Adding a cell: its own rnn/<name>.h/.cc with equations + citation at the top, one line here; the
 // tests enumerate registered_cell_names() and cell_variants() (cell_variants.cc).
 constexpr Entry kCells[] = {
-    {"atr", &make<AtrCell>},   {"gru", &make<GruCell>},   {"lstm", &make<LstmCell>}, {"ran", &make<RanCell>},
-    {"lrn", &make<LrnCell>},   {"olrn", &make<OlrnCell>}, {"sru", &make<SruCell>},   {"lgru", &make<LgruCell>},
-    {"tgru", &make<TgruCell>}, {"dt", &make_dt_cell},     {"srnn", &make<SrnnCell>},
+    entry<AtrCell>("atr"),   entry<GruCell>("gru"),   entry<LstmCell>("lstm"),
+    entry<RanCell>("ran"),   entry<LrnCell>("lrn"),   entry<OlrnCell>("olrn"),
+    entry<SruCell>("sru"),   entry<LgruCell>("lgru"), entry<TgruCell>("tgru"),
+    {"dt", &make_dt_cell, &dt_traits, kDtOptions}, entry<SrnnCell>("srnn"),
 };
+
+const Entry* find_entry(const std::string& type) {
+  for (const Entry& e : kCells)
+    if (type == e.name) return &e;
+  return nullptr;
+}
+
+const Entry& registered_entry(const std::string& type) {
+  if (const Entry* e = find_entry(type)) return *e;
+  std::string names;
+  for (const Entry& e : kCells) names += std::string(names.empty() ? "" : ", ") + e.name;
+  TW_FAIL("unknown cell type '", type, "'; registered cells: ", names);
+}
 
 }  // namespace
 
 std::unique_ptr<Cell> make_cell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope) {
-  for (const Entry& e : kCells)
-    if (cfg.type == e.name) {
-      TW_CHECK(cfg.hidden > 0, "cell '", cfg.type, "': hidden must be > 0, got ", cfg.hidden);
-      return e.maker(cfg, input_dim, store, scope);
-    }
-  std::string names;
-  for (const Entry& e : kCells) names += std::string(names.empty() ? "" : ", ") + e.name;
-  TW_FAIL("unknown cell type '", cfg.type, "'; registered cells: ", names);
+  const Entry& e = registered_entry(cfg.type);
+  TW_CHECK(cfg.hidden > 0, "cell '", cfg.type, "': hidden must be > 0, got ", cfg.hidden);
+  return e.maker(cfg, input_dim, store, scope);
 }
+
+CellTraits cell_traits(const CellConfig& cfg) { return registered_entry(cfg.type).traits(cfg); }
+
+CellOptSet cell_options(const std::string& type) { return registered_entry(type).options; }
 
 std::vector<std::string> registered_cell_names() {
   std::vector<std::string> names;
@@ -56,10 +78,6 @@ std::vector<std::string> registered_cell_names() {
   return names;
 }
 
-bool is_registered_cell(const std::string& name) {
-  for (const Entry& e : kCells)
-    if (name == e.name) return true;
-  return false;
-}
+bool is_registered_cell(const std::string& name) { return find_entry(name) != nullptr; }
 
 }  // namespace twin

@@ -2,7 +2,6 @@
 // CellConfig options (an option a cell does not have is an error, never silently ignored), the
 // initialisers, and the one input projection every cell uses.
 #pragma once
-#include <initializer_list>
 #include <string>
 
 #include "graph/init.h"
@@ -15,16 +14,14 @@ namespace twin {
 // The output nonlinearity g(.) of the cells that have one.
 enum class Act { kIdentity, kTanh };
 
-// Options of CellConfig beyond type/hidden/init; a cell lists the ones it understands.
-enum class CellOpt { kOutput, kBiasNone, kAtrBias, kInputTanh, kCoupled, kLayerNorm, kForgetBias, kResetAfter, kContent,
-                     kTransitions };
-
-// Throws when hidden <= 0, input_dim <= 0, the init is unknown, or a field in `cfg` differs from its default
-// while the cell (named `cell`) does not list it in `allowed`.
-void check_cell_config(const CellConfig& cfg, int input_dim, const std::string& cell,
-                       std::initializer_list<CellOpt> allowed);
+// Throws when hidden <= 0, input_dim <= 0, init_scale <= 0 for an initialiser that uses it, an option in `cfg`
+// differs from its default while the cell (named `cell`) does not accept it (`allowed`: the cell's kOptions),
+// or bias_init="uniform" has no biases to initialise. A cell's checks of its own values come after.
+void check_cell_config(const CellConfig& cfg, int input_dim, const std::string& cell, CellOptSet allowed);
 // cfg.output: "default" -> dflt, "identity", "tanh"; anything else throws.
 Act parse_output(const CellConfig& cfg, Act dflt);
+// The output nonlinearity as CellTraits::output records it.
+inline CellOutput output_of(Act a) { return a == Act::kTanh ? CellOutput::kTanh : CellOutput::kIdentity; }
 // cfg.bias for the non-ATR cells: "default" -> true, "none" -> false.
 bool parse_has_bias(const CellConfig& cfg);
 // cfg.init/init_scale -> an initialiser for weight matrices ("uniform" | "normal" | "glorot" | "orthogonal").
@@ -33,7 +30,6 @@ bool parse_has_bias(const CellConfig& cfg);
 Init weight_init(const CellConfig& cfg);
 // cfg.bias_init/init_scale -> an initialiser for biases: zeros, or uniform(-init_scale, init_scale).
 Init bias_init(const CellConfig& cfg);
-const char* act_name(Act a);
 
 inline Var apply_act(Var x, Act a) { return a == Act::kTanh ? tanh(x) : x; }
 // Column block j of width h: the j-th gate of a [N, k*H] projection.

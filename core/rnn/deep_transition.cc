@@ -45,7 +45,7 @@ Index DeepTransitionCell::expected_params() const {
 }
 
 std::unique_ptr<Cell> make_dt_cell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope) {
-  check_cell_config(cfg, input_dim, "dt", {CellOpt::kBiasNone, CellOpt::kTransitions});
+  check_cell_config(cfg, input_dim, "dt", kDtOptions);
   TW_CHECK(cfg.transitions >= 0, "cell 'dt': transitions must be >= 0, got ", cfg.transitions);
   CellConfig sub = cfg;
   sub.transitions = 1;   // the sub-cells have no such option

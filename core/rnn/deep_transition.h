@@ -37,7 +37,10 @@ class DeepTransitionCell final : public Cell {
   std::vector<std::unique_ptr<Cell>> transitions_;
 };
 
-// The registered "dt" cell: L-GRU + cfg.transitions T-GRUs.
+// The registered "dt" cell: L-GRU + cfg.transitions T-GRUs, its options and its traits (the L-GRU's and the
+// T-GRU's: neither is twin-gated or has a memory).
 std::unique_ptr<Cell> make_dt_cell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
+inline constexpr CellOptSet kDtOptions = kEveryCellOptions | CellOptSet{CellOpt::kTransitions};
+inline CellTraits dt_traits(const CellConfig&) { return {}; }
 
 }  // namespace twin

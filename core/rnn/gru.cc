@@ -4,7 +4,7 @@ namespace twin {
 
 GruCell::GruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("gru", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kBiasNone, CellOpt::kResetAfter});
+  check_cell_config(cfg, input_dim, name_, kOptions);
   reset_after_ = cfg.gru_reset_after;
   w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), (reset_after_ ? 3 : 2) * H(), weight_init(cfg));

@@ -19,6 +19,8 @@ namespace twin {
 
 class GruCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kGruResetAfter};
+  static CellTraits traits(const CellConfig&) { return {}; }
   GruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 3; }
   Var project_inputs(Var x) const override;

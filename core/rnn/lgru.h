@@ -16,6 +16,8 @@ namespace twin {
 
 class LgruCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions;
+  static CellTraits traits(const CellConfig&) { return {}; }
   LgruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 5; }
   Var project_inputs(Var x) const override;

@@ -4,8 +4,8 @@ namespace twin {
 
 LrnCell::LrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("lrn", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kBiasNone, CellOpt::kLayerNorm});
-  output_ = parse_output(cfg, Act::kTanh);
+  check_cell_config(cfg, input_dim, name_, kOptions);
+  output_ = parse_output(cfg, kDefaultOutput);
   const bool has_bias = parse_has_bias(cfg);
   w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));
   if (cfg.layer_norm) {
@@ -14,6 +14,14 @@ LrnCell::LrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
   } else if (has_bias) {
     b_ = &add_param(store, scope, "b", 1, 3 * H(), bias_init(cfg));
   }
+}
+
+// v is the third block of [q k v].
+CellTraits LrnCell::traits(const CellConfig& cfg) {
+  return {.twin_gated = true,
+          .value_block = 2,
+          .value_text = "v_k = x_k W_v + b_v (the v block of LRN's [q k v] projection)",
+          .output = output_of(parse_output(cfg, kDefaultOutput))};
 }
 
 Index LrnCell::expected_params() const { return 3 * I() * H() + (ln_g_ ? 6 * H() : (b_ ? 3 * H() : 0)); }

@@ -17,6 +17,8 @@ namespace twin {
 
 class LrnCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kLayerNorm};
+  static CellTraits traits(const CellConfig& cfg);
   LrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 3; }
   Var project_inputs(Var x) const override;
@@ -25,6 +27,7 @@ class LrnCell final : public CellBase {
   Index expected_params() const override;
 
  private:
+  static constexpr Act kDefaultOutput = Act::kTanh;   // the LRN repository's cell
   Act output_;
   Param* w_;
   Param* b_ = nullptr;

@@ -4,7 +4,7 @@ namespace twin {
 
 LstmCell::LstmCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("lstm", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kBiasNone, CellOpt::kForgetBias});
+  check_cell_config(cfg, input_dim, name_, kOptions);
   w_ = &add_param(store, scope, "W", I(), 4 * H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), 4 * H(), weight_init(cfg));
   const bool has_bias = parse_has_bias(cfg);

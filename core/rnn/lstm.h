@@ -15,6 +15,8 @@ namespace twin {
 
 class LstmCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kForgetBias};
+  static CellTraits traits(const CellConfig&) { return {.has_memory = true}; }
   LstmCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 4; }
   bool has_memory() const override { return true; }

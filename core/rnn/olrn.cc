@@ -4,8 +4,8 @@ namespace twin {
 
 OlrnCell::OlrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("olrn", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kBiasNone, CellOpt::kLayerNorm});
-  output_ = parse_output(cfg, Act::kIdentity);
+  check_cell_config(cfg, input_dim, name_, kOptions);
+  output_ = parse_output(cfg, kDefaultOutput);
   const bool has_bias = parse_has_bias(cfg);
   w_ = &add_param(store, scope, "W", I(), 4 * H(), weight_init(cfg));
   if (cfg.layer_norm) {

@@ -19,6 +19,9 @@ namespace twin {
 
 class OlrnCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kLayerNorm};
+  // Not twin-gated in CellTraits' sense: h = o ⊙ g(c) is what the recurrence carries, not c.
+  static CellTraits traits(const CellConfig& cfg) { return {.output = output_of(parse_output(cfg, kDefaultOutput))}; }
   OlrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 4; }
   Var project_inputs(Var x) const override;
@@ -27,6 +30,7 @@ class OlrnCell final : public CellBase {
   Index expected_params() const override;
 
  private:
+  static constexpr Act kDefaultOutput = Act::kIdentity;   // the authors' code
   Act output_;
   Param* w_;
   Param* b_ = nullptr;

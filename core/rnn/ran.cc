@@ -4,9 +4,8 @@ namespace twin {
 
 RanCell::RanCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("ran", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_,
-                    {CellOpt::kOutput, CellOpt::kBiasNone, CellOpt::kLayerNorm, CellOpt::kContent});
-  output_ = parse_output(cfg, Act::kTanh);
+  check_cell_config(cfg, input_dim, name_, kOptions);
+  output_ = parse_output(cfg, kDefaultOutput);
   identity_content_ = cfg.content == RanContent::kIdentity;
   TW_CHECK(!identity_content_ || input_dim == cfg.hidden, "cell 'ran': content='identity' (c̃ = x) needs the ",
            "input size (", input_dim, ") to equal hidden (", cfg.hidden, ")");

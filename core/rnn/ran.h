@@ -21,6 +21,12 @@ namespace twin {
 
 class RanCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions =
+      kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kLayerNorm, CellOpt::kContent};
+  // Not twin-gated in CellTraits' sense: the gated sum is the memory c, and h = g(c).
+  static CellTraits traits(const CellConfig& cfg) {
+    return {.output = output_of(parse_output(cfg, kDefaultOutput)), .has_memory = true};
+  }
   RanCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 3; }
   bool has_memory() const override { return true; }
@@ -30,6 +36,7 @@ class RanCell final : public CellBase {
   Index expected_params() const override;
 
  private:
+  static constexpr Act kDefaultOutput = Act::kTanh;
   Act output_;
   bool identity_content_ = false;
   Param* w_;

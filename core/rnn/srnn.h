@@ -11,6 +11,8 @@ namespace twin {
 
 class SrnnCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions;
+  static CellTraits traits(const CellConfig&) { return {}; }
   SrnnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 1; }
   Var project_inputs(Var x) const override { return project(x, *w_, b_); }   // [T*B, H]

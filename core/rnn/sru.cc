@@ -4,8 +4,8 @@ namespace twin {
 
 SruCell::SruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("sru", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kOutput, CellOpt::kBiasNone});
-  output_ = parse_output(cfg, Act::kTanh);
+  check_cell_config(cfg, input_dim, name_, kOptions);
+  output_ = parse_output(cfg, kDefaultOutput);
   w_ = &add_param(store, scope, "W", I(), (I() == H() ? 3 : 4) * H(), weight_init(cfg));
   if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 2 * H(), bias_init(cfg));
 }

@@ -17,6 +17,10 @@ namespace twin {
 
 class SruCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kOutput};
+  static CellTraits traits(const CellConfig& cfg) {
+    return {.output = output_of(parse_output(cfg, kDefaultOutput)), .has_memory = true};
+  }
   SruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 4; }
   bool has_memory() const override { return true; }
@@ -26,6 +30,7 @@ class SruCell final : public CellBase {
   Index expected_params() const override;
 
  private:
+  static constexpr Act kDefaultOutput = Act::kTanh;
   Act output_;
   Param* w_;
   Param* b_ = nullptr;

@@ -4,7 +4,7 @@ namespace twin {
 
 TgruCell::TgruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
     : CellBase("tgru", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, {CellOpt::kBiasNone});
+  check_cell_config(cfg, input_dim, name_, kOptions);
   u_ = &add_param(store, scope, "U", H(), 3 * H(), weight_init(cfg));
   if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 3 * H(), bias_init(cfg));
 }

@@ -16,6 +16,8 @@ namespace twin {
 
 class TgruCell final : public CellBase {
  public:
+  static constexpr CellOptSet kOptions = kEveryCellOptions;
+  static CellTraits traits(const CellConfig&) { return {}; }
   TgruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 0; }
   Var project_inputs(Var x) const override { return {}; }

@@ -4,24 +4,39 @@
 
 #include "data/vocab.h"
 #include "ops/ops.h"
+#include "rnn/cell_factory.h"
 #include "rnn/gates.h"
 #include "rnn/rnn.h"
 
 namespace twin::classify {
 
+namespace {
+// The registered cells the analysis can read, from their traits at their defaults: "atr or lrn".
+std::string twin_gated_cells() {
+  std::vector<std::string> names;
+  for (const std::string& type : registered_cell_names()) {
+    CellConfig c;
+    c.type = type;
+    if (cell_traits(c).twin_gated) names.push_back(type);
+  }
+  std::string out;
+  for (size_t k = 0; k < names.size(); ++k) out += (k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + names[k];
+  return out;
+}
+}  // namespace
+
 std::string memory_unsupported_reason(const ClassifyModelConfig& c) {
   if (c.encoder != Encoder::kRnn)
     return "the memory analysis needs the rnn encoder, not " + std::string(name_of(kEncoderNames, c.encoder));
   if (c.bidirectional) return "the memory analysis needs a unidirectional encoder (model.bidirectional = false)";
-  if (c.cell.type != "atr" && c.cell.type != "lrn")
-    return "the memory analysis needs a twin-gated cell (atr or lrn), not " + c.cell.type;
+  if (!cell_traits(c.cell).twin_gated)
+    return "the memory analysis needs a twin-gated cell (" + twin_gated_cells() + "), not " + c.cell.type;
   return "";
 }
 
 bool memory_is_exact(const ClassifyModelConfig& c) {
   if (!memory_unsupported_reason(c).empty()) return false;
-  if (c.cell.type == "atr") return c.cell.output == CellOutput::kDefault || c.cell.output == CellOutput::kIdentity;
-  return c.cell.output == CellOutput::kIdentity;   // LRN's default output is tanh
+  return cell_traits(c.cell).output == CellOutput::kIdentity;   // by default ATR's is, LRN's is tanh
 }
 
 MemoryWeights memory_weights(const ClassifyModel& m, const Ids& sentence) {
@@ -38,13 +53,11 @@ MemoryWeights memory_weights(const ClassifyModel& m, const Ids& sentence) {
   const std::vector<Mat>& f = run.gates.at("f");
   TW_CHECK(static_cast<Index>(i.size()) == T && static_cast<Index>(f.size()) == T, "memory_weights: ", i.size(),
            " recorded steps for a sentence of ", T);
-  // The values v_k, from the same whole-sequence projection run_rnn used.
+  // The values v_k, from the same whole-sequence projection run_rnn used (ATR: p; LRN: v of [q k v]).
+  const CellTraits traits = cell_traits(m.config().cell);
   const Mat xp = cell.project_inputs(x).val();                                  // [T, k*H]
-  Mat v;
-  if (m.config().cell.type == "atr")
-    v = m.config().cell.input_tanh ? Mat(xp.array().tanh().matrix()) : xp;      // p [T, H]
-  else
-    v = xp.middleCols(2 * H, H);                                                // LRN: [q k v] -> v [T, H]
+  Mat v = xp.middleCols(traits.value_block * H, H);                             // [T, H]
+  if (traits.value_tanh) v = v.array().tanh().matrix();
   std::vector<Mat> vs(static_cast<size_t>(T));
   for (Index k = 0; k < T; ++k) vs[static_cast<size_t>(k)] = v.row(k);
 

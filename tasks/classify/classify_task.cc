@@ -10,6 +10,7 @@
 #include "eval/labels.h"
 #include "nn/text_embeddings.h"
 #include "ops/ops.h"
+#include "rnn/cell_factory.h"
 
 namespace twin::classify {
 
@@ -137,6 +138,7 @@ nlohmann::json ClassifyTask::memory_report(const std::vector<Example>& sentences
            " sources");
   const bool exact = memory_is_exact(mcfg_);
   const std::string& cell = mcfg_.cell.type;
+  const CellTraits traits = cell_traits(mcfg_.cell);
   nlohmann::json list = nlohmann::json::array();
   double max_rel = 0;
   Rng unused(0);
@@ -178,7 +180,7 @@ nlohmann::json ClassifyTask::memory_report(const std::vector<Example>& sentences
   nlohmann::json out = {
       {"cell", cell},
       {"output", mcfg_.cell.output == CellOutput::kDefault
-                     ? std::string(cell == "atr" ? "identity (default)" : "tanh (default)")
+                     ? std::string(name_of(kCellOutputNames, traits.output)) + " (default)"
                      : std::string(name_of(kCellOutputNames, mcfg_.cell.output))},
       {"direction", "forward"},
       {"pooling", std::string(name_of(kPoolingNames, mcfg_.pooling))},
@@ -186,8 +188,7 @@ nlohmann::json ClassifyTask::memory_report(const std::vector<Example>& sentences
       {"weights_are",
        "mean over the H units of g_k = i_k ⊙ Π_{l=k+1..T} f_l, the weight of token k in the final state "
        "h_T = Σ_k g_k ⊙ v_k (ATR Eq. 10 / the LRN unrolled form), zero initial state, inference mode"},
-      {"value_is", cell == "atr" ? (mcfg_.cell.input_tanh ? "v_k = tanh(x_k W + b)" : "v_k = p_k = x_k W + b")
-                                 : "v_k = x_k W_v + b_v (the v block of LRN's [q k v] projection)"},
+      {"value_is", std::string(traits.value_text)},
       {"weights_by_step_are", "row t: mean over units of g_k (k = 0..t) in the state after token t"},
       {"gates_are", "input_gate / forget_gate: mean over units of i_t / f_t at each token"},
       {"decomposition_check",

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "data/batch.h"
+#include "rnn/cell_factory.h"
 #include "rnn/gate_stats.h"
 #include "rnn/gates.h"
 
@@ -26,7 +27,7 @@ nlohmann::json gate_statistics(const LmModel& model, const LmCorpus& corpus, int
   const std::int32_t eos = corpus.vocab.find("<eos>");
   const std::vector<Ids> sents = sentences(corpus.test, eos);
   const std::string type = model.config().cell.type;
-  const bool twin_gated = type == "atr" || type == "lrn";
+  const bool twin_gated = cell_traits(model.config().cell).twin_gated;   // its i, f unroll into dependencies
   GateAccumulator acc(max_positions);
   nlohmann::json deps = nlohmann::json::array();
   Rng unused(0);

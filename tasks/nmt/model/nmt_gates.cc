@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/ops.h"
+#include "rnn/cell_factory.h"
 #include "rnn/gate_stats.h"
 #include "rnn/gates.h"
 
@@ -17,7 +18,7 @@ void append(GateSeqs& seqs, const GateRecord& rec) {
 nlohmann::json decoder_gate_statistics(const RnnSearch& model, const Parallel& data, const Subword& tgt,
                                        int dependency_sentences, int batch) {
   const std::string type = model.config().cell.type;
-  const bool twin_gated = type == "atr" || type == "lrn";
+  const bool twin_gated = cell_traits(model.config().cell).twin_gated;   // its i, f unroll into dependencies
   GateAccumulator acc1, acc2;
   nlohmann::json deps = nlohmann::json::array();
   Rng unused(0);
