@@ -59,9 +59,7 @@ TEST(OpFused, MaskCarryEqualsComposed) {
 }
 
 TEST(OpGrad, AtrUpdate) {
-  GradCheck gc;
-  auto p = gc.input(3, 4), q = gc.input(3, 4), h = gc.input(3, 4);
-  gc.check([&](Graph& g) { return atr_update(p.in(g), q.in(g), h.in(g)); });
+  check_op({{3, 4}, {3, 4}, {3, 4}}, [](Var p, Var q, Var h) { return atr_update(p, q, h); });
 }
 
 TEST(OpFused, AtrUpdateEqualsComposed) {

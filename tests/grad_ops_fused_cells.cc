@@ -13,15 +13,11 @@ constexpr Index kB = 3, kH = 4;
 }  // namespace
 
 TEST(OpGrad, LstmCell) {
-  GradCheck gc;
-  auto a = gc.input(kB, 4 * kH), q = gc.input(kB, 4 * kH), c = gc.input(kB, kH);
-  gc.check([&](Graph& g) { return lstm_cell(a.in(g), q.in(g), c.in(g)); });
+  check_op({{kB, 4 * kH}, {kB, 4 * kH}, {kB, kH}}, [](Var a, Var q, Var c) { return lstm_cell(a, q, c); });
 }
 
 TEST(OpGrad, GruCell) {
-  GradCheck gc;
-  auto a = gc.input(kB, 3 * kH), q = gc.input(kB, 3 * kH), h = gc.input(kB, kH);
-  gc.check([&](Graph& g) { return gru_cell(a.in(g), q.in(g), h.in(g)); });
+  check_op({{kB, 3 * kH}, {kB, 3 * kH}, {kB, kH}}, [](Var a, Var q, Var h) { return gru_cell(a, q, h); });
 }
 
 TEST(OpGrad, LrnCell) {

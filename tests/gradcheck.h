@@ -4,9 +4,11 @@
 //  - the accumulation contract: grads are pre-filled with random G0 and the check is grad - G0 == numeric;
 //  - every op recorded by the function under test is noted for the coverage gate (grad_main.cc).
 #pragma once
+#include <array>
 #include <functional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.h"
@@ -42,5 +44,22 @@ class GradCheck {
   Rng rng_;
   double max_err_ = 0;
 };
+
+struct Shape {
+  Index rows, cols;
+};
+
+// The form most op checks take: one random input per shape (drawn in order, as gc.input would), passed to `f`
+// as Vars of the graph under check, and `f`'s output checked:
+//   check_op({{3, 4}, {4, 2}}, [](Var x, Var w) { return matmul(x, w); });
+template <size_t N, class F>
+void check_op(const Shape (&shapes)[N], F f, GradCheckOptions opt = {}) {
+  GradCheck gc;
+  std::array<GradCheck::Input, N> in;
+  for (size_t i = 0; i < N; ++i) in[i] = gc.input(shapes[i].rows, shapes[i].cols);
+  gc.check([&](Graph& g) {
+    return [&]<size_t... I>(std::index_sequence<I...>) { return f(in[I].in(g)...); }(std::make_index_sequence<N>{});
+  }, opt);
+}
 
 }  // namespace twin::test

@@ -23,8 +23,7 @@ namespace twin::nmt {
 namespace {
 
 namespace fs = std::filesystem;
-using twin::test::contains;
-using twin::test::error_of;
+using namespace twin::test;   // the test helpers of test_util.h
 
 BleuOptions tok_none(const std::string& smooth = "none") {
   BleuOptions o;

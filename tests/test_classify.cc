@@ -20,9 +20,7 @@
 namespace twin::classify {
 namespace {
 
-using twin::test::contains;
-using twin::test::error_of;
-using twin::test::TempDir;
+using namespace twin::test;   // the test helpers of test_util.h
 
 struct SmokeCase {
   std::string name;

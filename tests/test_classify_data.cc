@@ -16,10 +16,7 @@ namespace twin::classify {
 namespace {
 
 namespace fs = std::filesystem;
-using twin::test::contains;
-using twin::test::error_of;
-using twin::test::TempDir;
-using twin::test::write_file;
+using namespace twin::test;   // the test helpers of test_util.h
 using Words = std::vector<std::string>;
 
 TEST(ClassifyData, ReadsLabelsAndTokensInOrder) {

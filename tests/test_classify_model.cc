@@ -24,8 +24,7 @@
 namespace twin::classify {
 namespace {
 
-using twin::test::contains;
-using twin::test::error_of;
+using namespace twin::test;   // the test helpers of test_util.h
 
 constexpr Index kVocab = 20;
 constexpr int kLabels = 3;

@@ -22,10 +22,7 @@ namespace twin::cws {
 namespace {
 
 namespace fs = std::filesystem;
-using twin::test::contains;
-using twin::test::error_of;
-using twin::test::TempDir;
-using twin::test::write_file;
+using namespace twin::test;   // the test helpers of test_util.h
 
 CwsDataConfig config_for(const std::string& dir) {
   CwsDataConfig c;

@@ -23,9 +23,7 @@ namespace twin::cws {
 namespace {
 
 namespace fs = std::filesystem;
-using twin::test::contains;
-using twin::test::error_of;
-using twin::test::kNoErrorThrown;
+using namespace twin::test;   // the test helpers of test_util.h
 using Words = std::vector<std::string>;
 
 Words seg(const std::string& line) { return split_segmented(line, "test"); }

@@ -17,10 +17,7 @@
 namespace twin::ner {
 namespace {
 
-using twin::test::contains;
-using twin::test::error_of;
-using twin::test::TempDir;
-using twin::test::write_file;
+using namespace twin::test;   // the test helpers of test_util.h
 
 TEST(NerData, ReadsConll2003AndTwoColumnFiles) {
   TempDir d("ner");

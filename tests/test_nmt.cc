@@ -21,10 +21,7 @@ namespace twin::nmt {
 namespace {
 
 namespace fs = std::filesystem;
-using twin::test::contains;
-using twin::test::error_of;
-using twin::test::TempDir;
-using twin::test::write_file;
+using namespace twin::test;   // the test helpers of test_util.h
 
 // A generated corpus and its subword model, for the data tests: they need no trained model.
 struct Corpus {

@@ -19,8 +19,7 @@
 namespace twin::snli {
 namespace {
 
-using twin::test::contains;
-using twin::test::TempDir;
+using namespace twin::test;   // the test helpers of test_util.h
 
 test::SmokeRun<SnliTask> smoke(const std::string& dir, const std::string& run, const std::string& kind) {
   write_synthetic_snli(dir, 3);

@@ -17,10 +17,7 @@ namespace twin::snli {
 namespace {
 
 namespace fs = std::filesystem;
-using twin::test::contains;
-using twin::test::error_of;
-using twin::test::TempDir;
-using twin::test::write_file;
+using namespace twin::test;   // the test helpers of test_util.h
 
 SnliDataConfig config_for(const std::string& dir) {
   SnliDataConfig c;
