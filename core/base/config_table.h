@@ -242,4 +242,19 @@ class ConfigTable {
   std::vector<Rule> rules_;
 };
 
+// A section's table, filled on first use and shared from then on (thread-safe, as a function-local static is):
+//   const ConfigTable<LmDataConfig>& lm_data_table() {
+//     return table_once<LmDataConfig>([]<class C>(ConfigTable<C>& t) { t.text("dir", &C::dir, "..."); });
+//   }
+// `fill` is a template lambda so that its rows name the members as &C::member.
+template <class S, class Fill>
+const ConfigTable<S>& table_once(Fill fill) {
+  static const ConfigTable<S> t = [&] {
+    ConfigTable<S> table;
+    fill(table);
+    return table;
+  }();
+  return t;
+}
+
 }  // namespace twin

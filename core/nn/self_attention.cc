@@ -7,9 +7,7 @@
 namespace twin {
 
 const ConfigTable<SelfAttentionConfig>& self_attention_table() {
-  using C = SelfAttentionConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<SelfAttentionConfig>([]<class C>(ConfigTable<C>& t) {
     t.count("heads", &C::heads, 1, 1 << 10, "attention heads h (must divide the width)")
         .count("ff_dim", &C::ff_dim, 0, 1 << 20, "feed-forward size F; 0 = 4 x width")
         .integer("layers", &C::layers, 1, 64, "stacked blocks")
@@ -17,9 +15,7 @@ const ConfigTable<SelfAttentionConfig>& self_attention_table() {
         .count("max_len", &C::max_len, 1, 1 << 20, "learned positions: table rows (longer inputs are an error)")
         .count("clip_k", &C::clip_k, 0, 1 << 20, "relative positions: the clipping distance k")
         .number("dropout", &C::dropout, 0.0, 0.99, "on the attention and feed-forward outputs (training only)");
-    return t;
-  }();
-  return t;
+  });
 }
 
 // Parameters of one layer, under scope/l<n>/ (relative tables only for relative positions).

@@ -10,18 +10,14 @@
 namespace twin::classify {
 
 const ConfigTable<ClassifyDataConfig>& classify_data_table() {
-  using C = ClassifyDataConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<ClassifyDataConfig>([]<class C>(ConfigTable<C>& t) {
     add_text_data_rows<C>(t, [](C& c) -> TextDataConfig& { return c; });
     t.integer("num_labels", &C::num_labels, 0, 1 << 20, "classes C; 0 = counted from the training data");
     t.rule([](const C& c) -> std::pair<std::string, std::string> {
       if (c.num_labels == 1) return {"num_labels", "must be 0 (counted from the training data) or at least 2"};
       return {"", ""};
     });
-    return t;
-  }();
-  return t;
+  });
 }
 
 ClassifyDataConfig parse_classify_data(JsonReader& r) { return classify_data_table().parse(r); }

@@ -11,9 +11,7 @@ using Problem = std::pair<std::string, std::string>;
 }  // namespace
 
 const ConfigTable<ClassifyModelConfig>& classify_model_table() {
-  using C = ClassifyModelConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<ClassifyModelConfig>([]<class C>(ConfigTable<C>& t) {
     t.integer("embed", &C::embed, 1, 1 << 16, "word embedding size E (also the self-attention block's width)")
         .choice("encoder", &C::encoder, kEncoderNames, "the sentence encoder")
         .section("cell", &C::cell, &cell_table(), "rnn: the cell (model.cell.*; hidden > 0)")
@@ -48,9 +46,7 @@ const ConfigTable<ClassifyModelConfig>& classify_model_table() {
         return Problem{"cell", "needs \"hidden\" > 0 with the rnn encoder"};
       return Problem{"", ""};
     });
-    return t;
-  }();
-  return t;
+  });
 }
 
 ClassifyModelConfig parse_classify_model(JsonReader& r) { return classify_model_table().parse(r); }

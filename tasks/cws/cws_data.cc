@@ -10,9 +10,7 @@
 namespace twin::cws {
 
 const ConfigTable<CwsDataConfig>& cws_data_table() {
-  using C = CwsDataConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<CwsDataConfig>([]<class C>(ConfigTable<C>& t) {
     t.required_text("dir", &C::dir, "folder of the prepared splits (<split>.seg and <split>.bmes) and the words list")
         .required_text("protocol", &C::protocol, "a plain description for tables, e.g. \"in-house (b): ...\"")
         .text("train", &C::train, "training split name")
@@ -22,9 +20,7 @@ const ConfigTable<CwsDataConfig>& cws_data_table() {
         .integer("min_count", &C::min_count, 1, 1 << 30, "training characters seen fewer times map to <unk>")
         .flag("bigrams", &C::bigrams, "also feed character bigrams (c_i c_{i+1})");
     add_batching_rows<C>(t, [](C& c) -> BatchingConfig& { return c; }, "sentences", "decoding");
-    return t;
-  }();
-  return t;
+  });
 }
 
 CwsDataConfig parse_cws_data(JsonReader& r) { return cws_data_table().parse(r); }

@@ -10,9 +10,7 @@
 namespace twin::cws {
 
 const ConfigTable<CwsModelConfig>& cws_model_table() {
-  using C = CwsModelConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<CwsModelConfig>([]<class C>(ConfigTable<C>& t) {
     t.integer("embed", &C::embed, 1, 1 << 16, "character embedding size")
         .integer("bigram_embed", &C::bigram_embed, 0, 1 << 16, "bigram embedding size with data.bigrams (0 = embed)")
         .section("cell", &C::cell, &cell_table(), "the recurrent cell of each direction (model.cell.*)")
@@ -24,9 +22,7 @@ const ConfigTable<CwsModelConfig>& cws_model_table() {
         .number("eta", &C::eta, 0.0, 100.0, "the hinge's Hamming cost per wrong tag")
         .flag("start_end", &C::start_end, "learned start/end transitions (the authors' code has none)")
         .flag("constrain", &C::constrain, "decode (and cost-augment) only BMES-legal tag sequences");
-    return t;
-  }();
-  return t;
+  });
 }
 
 CwsModelConfig parse_cws_model(JsonReader& r) { return cws_model_table().parse(r); }

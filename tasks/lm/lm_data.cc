@@ -10,9 +10,7 @@
 namespace twin::lm {
 
 const ConfigTable<LmDataConfig>& lm_data_table() {
-  using C = LmDataConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<LmDataConfig>([]<class C>(ConfigTable<C>& t) {
     t.text("dir", &C::dir, "folder of the prepared corpus (python3 data_prep/ptb.py writes data/ptb)")
         .text("train", &C::train, "training text, one sentence per line, relative to dir")
         .text("valid", &C::valid, "validation text, relative to dir")
@@ -26,9 +24,7 @@ const ConfigTable<LmDataConfig>& lm_data_table() {
         .choice("oov", &C::oov, kLmOovNames,
                 "a word not in the vocabulary: an error naming file, line and word (prepared corpora such as PTB "
                 "map rare words to <unk> themselves), or mapped to <unk>, counted and printed");
-    return t;
-  }();
-  return t;
+  });
 }
 
 LmDataConfig parse_lm_data(JsonReader& r) { return lm_data_table().parse(r); }

@@ -9,9 +9,7 @@
 namespace twin::lm {
 
 const ConfigTable<LmModelConfig>& lm_model_table() {
-  using C = LmModelConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<LmModelConfig>([]<class C>(ConfigTable<C>& t) {
     t.integer("embed", &C::embed, 1, 1 << 16, "word embedding size")
         .integer("layers", &C::layers, 1, 64, "stacked recurrent layers")
         .section("cell", &C::cell, &cell_table(), "the recurrent cell (model.cell.*)")
@@ -25,9 +23,7 @@ const ConfigTable<LmModelConfig>& lm_model_table() {
       return {"tie", "needs model.cell.hidden (" + std::to_string(c.cell.hidden) + ") == model.embed (" +
                          std::to_string(c.embed) + ")"};
     });
-    return t;
-  }();
-  return t;
+  });
 }
 
 LmModelConfig parse_lm_model(JsonReader& r) { return lm_model_table().parse(r); }

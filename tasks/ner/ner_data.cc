@@ -11,18 +11,14 @@
 namespace twin::ner {
 
 const ConfigTable<NerDataConfig>& ner_data_table() {
-  using C = NerDataConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<NerDataConfig>([]<class C>(ConfigTable<C>& t) {
     add_text_data_rows<C>(t, [](C& c) -> TextDataConfig& { return c.text; });
     t.text("extension", &C::extension, "file extension of the splits: <dir>/<split>.<extension>")
         .choice("scheme", &C::scheme, kTagSchemeNames, "the tags the CRF learns and predicts (files may use any scheme)")
         .integer("max_word_chars", &C::max_word_chars, 0, 1 << 16, "characters of a word fed to the character BiRNN; 0 = all")
         .number("singleton_unk", &C::singleton_unk, 0.0, 1.0,
                 "training: a word seen once is fed as <unk> with this probability (Lample et al.)");
-    return t;
-  }();
-  return t;
+  });
 }
 
 NerDataConfig parse_ner_data(JsonReader& r) { return ner_data_table().parse(r); }

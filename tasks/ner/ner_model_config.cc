@@ -7,9 +7,7 @@
 namespace twin::ner {
 
 const ConfigTable<NerModelConfig>& ner_model_table() {
-  using C = NerModelConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<NerModelConfig>([]<class C>(ConfigTable<C>& t) {
     t.integer("word_embed", &C::word_embed, 1, 1 << 16, "word embedding size")
         .integer("char_embed", &C::char_embed, 0, 1 << 16, "character embedding size; 0 = no character BiRNN")
         .section("char_cell", &C::char_cell, &cell_table(), "the character BiRNN's cell (hidden 0 = 25)")
@@ -19,9 +17,7 @@ const ConfigTable<NerModelConfig>& ner_model_table() {
         .choice("objective", &C::objective, kCrfObjectiveNames,
                 "CRF negative log-likelihood (the paper) or the max-margin hinge")
         .number("eta", &C::eta, 0.0, 100.0, "the hinge's Hamming cost per wrong tag");
-    return t;
-  }();
-  return t;
+  });
 }
 
 NerModelConfig parse_ner_model(JsonReader& r) {

@@ -13,9 +13,7 @@
 namespace twin::nmt {
 
 const ConfigTable<DecodeConfig>& decode_table() {
-  using C = DecodeConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<DecodeConfig>([]<class C>(ConfigTable<C>& t) {
     t.integer("beam", [](C& c) -> int& { return c.search.beam; }, 1, 1000, "beam size for the test splits (1 = greedy)")
         .choice("normalize", [](C& c) -> LengthNorm& { return c.search.normalize; }, kLengthNormNames,
                 "hypothesis score: log-probability, divided by length, or GNMT's length penalty")
@@ -24,9 +22,7 @@ const ConfigTable<DecodeConfig>& decode_table() {
                 "at most floor(a x source length + b) target tokens")
         .number("max_len_b", [](C& c) -> double& { return c.search.max_len_b; }, 0.0, 10000.0, "see max_len_a")
         .integer("dev_beam", &C::dev_beam, 1, 1000, "beam for dev BLEU during training (1 = greedy)");
-    return t;
-  }();
-  return t;
+  });
 }
 
 DecodeConfig parse_decode(JsonReader& r) {

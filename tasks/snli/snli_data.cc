@@ -42,13 +42,9 @@ const char* label_name(int id) {
 }
 
 const ConfigTable<SnliDataConfig>& snli_data_table() {
-  using C = SnliDataConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<SnliDataConfig>([]<class C>(ConfigTable<C>& t) {
     add_text_data_rows<C>(t, [](C& c) -> TextDataConfig& { return c; });
-    return t;
-  }();
-  return t;
+  });
 }
 
 SnliDataConfig parse_snli_data(JsonReader& r) { return snli_data_table().parse(r); }

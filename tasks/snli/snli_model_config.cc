@@ -7,9 +7,7 @@
 namespace twin::snli {
 
 const ConfigTable<SnliModelConfig>& snli_model_table() {
-  using C = SnliModelConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<SnliModelConfig>([]<class C>(ConfigTable<C>& t) {
     t.choice("kind", &C::kind, kSnliKindNames,
              "conditional encoding with attention (the ATR authors' code) or word-by-word attention (Rocktaschel et al.)")
         .integer("embed", &C::embed, 1, 1 << 16, "word embedding size E")
@@ -19,9 +17,7 @@ const ConfigTable<SnliModelConfig>& snli_model_table() {
         .number("init_scale", &C::init_scale, 0.0, 10.0, "uniform(-a, a) for embeddings, attention and linear layers")
         .flag("freeze_embeddings", &C::freeze_embeddings, "keep the (GloVe) embeddings fixed, as in the paper")
         .flag("exact_match", &C::exact_match, "append the exact-match feature to every word's embedding");
-    return t;
-  }();
-  return t;
+  });
 }
 
 SnliModelConfig parse_snli_model(JsonReader& r) { return snli_model_table().parse(r); }

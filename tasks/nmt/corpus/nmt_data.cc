@@ -9,9 +9,7 @@
 namespace twin::nmt {
 
 const ConfigTable<NmtDataConfig>& nmt_data_table() {
-  using C = NmtDataConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<NmtDataConfig>([]<class C>(ConfigTable<C>& t) {
     t.text("dir", &C::dir, "folder of the prepared corpus (python3 data_prep/nmt.py)")
         .text("src", &C::src, "source language suffix: <dir>/<split>.<form>.<src>")
         .text("tgt", &C::tgt, "target language suffix")
@@ -39,9 +37,7 @@ const ConfigTable<NmtDataConfig>& nmt_data_table() {
       if (c.max_ratio != 0 && c.max_ratio < 1) return {"max_ratio", "must be 0 (off) or >= 1"};
       return {"", ""};
     });
-    return t;
-  }();
-  return t;
+  });
 }
 
 NmtDataConfig parse_nmt_data(JsonReader& r) { return nmt_data_table().parse(r); }

@@ -7,9 +7,7 @@
 namespace twin::nmt {
 
 const ConfigTable<NmtModelConfig>& nmt_model_table() {
-  using C = NmtModelConfig;
-  static const ConfigTable<C> t = [] {
-    ConfigTable<C> t;
+  return table_once<NmtModelConfig>([]<class C>(ConfigTable<C>& t) {
     t.integer("embed", &C::embed, 1, 1 << 16, "embedding size E, source and target")
         .section("cell", &C::cell, &cell_table(), "every recurrent cell (model.cell.*)")
         .integer("attn_dim", &C::attn_dim, 0, 1 << 16, "attention size A; 0 = H")
@@ -28,9 +26,7 @@ const ConfigTable<NmtModelConfig>& nmt_model_table() {
       return {"tie_target", "needs model.readout (" + std::to_string(R) + ") == model.embed (" +
                                 std::to_string(c.embed) + ")"};
     });
-    return t;
-  }();
-  return t;
+  });
 }
 
 NmtModelConfig parse_nmt_model(JsonReader& r) { return nmt_model_table().parse(r); }
