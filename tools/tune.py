@@ -443,7 +443,7 @@ def collect(worker, to, unfinished_to=None):
     per-example statistics (plots/rescore.py --write-stats, which re-scores them from their kept outputs), so
     that `make rescore` checks the trials as it checks results/runs. With `unfinished_to`, each unfinished
     study goes there instead (collect_unfinished), and a study finished now leaves it."""
-    seed_runs, copied, left = [], 0, []
+    seed_runs, copied, left, kept = [], 0, [], []
     for sp, cell, arm, study, pin, extra in worker.studies:
         for name in (study.study_name, study.study_name + "__seeds"):
             src = worker.sweep / name
@@ -453,9 +453,11 @@ def collect(worker, to, unfinished_to=None):
             slots = meta["user_attrs"].get("slots") or len(meta["user_attrs"].get("seeds", [])) or -1
             done = {t["slot"] for t in meta["trials"] if t["state"] == "COMPLETE"}
             if len(done) != slots:   # a results folder holds finished studies only: the tables need whole budgets
-                left.append(f"{name} ({len(done)} of {slots})")
-                if unfinished_to is not None:
+                if unfinished_to is not None and done:   # one without a finished trial has nothing to keep
                     collect_unfinished(src, unfinished_to / name)
+                    kept.append(f"{name} ({len(done)} of {slots})")
+                else:
+                    left.append(f"{name} ({len(done)} of {slots})")
                 continue
             if unfinished_to is not None and (unfinished_to / name).exists():
                 shutil.rmtree(unfinished_to / name)
@@ -469,8 +471,8 @@ def collect(worker, to, unfinished_to=None):
             seed_runs += sorted(str(p) for p in list(dst.glob("trial_*")) + list(dst.glob("best_s*"))
                                 if (p / "summary.json").exists())
     print(f"tune: copied {copied} finished studies to {to}" +
-          (f"; not finished, {'copied to ' + str(unfinished_to) if unfinished_to else 'left out'}: "
-           f"{', '.join(left)}" if left else ""))
+          (f"; not finished, their finished trials copied to {unfinished_to}: {', '.join(kept)}" if kept else "") +
+          (f"; not finished, left out: {', '.join(left)}" if left else ""))
     if seed_runs:
         rc = subprocess.run(["/usr/bin/python3", str(REPO / "plots" / "rescore.py"), "--write-stats"] + seed_runs,
                             cwd=REPO).returncode

@@ -127,8 +127,8 @@ class Import(Timed):
             # The whole sweep on one machine: what the slots' parameters and values are when nothing stops it.
             bin_dir, path, whole = committed_sweep(self, tmp, 3, "1")
             # Another sweep stopped after 5 trials (atr's 3 slots and lstm's first 2), collected with its
-            # unfinished studies (lstm's, and atr's seed runs, none run); lstm's slot 1 is made to look running
-            # when collected (its folder left out).
+            # unfinished study (lstm's; atr's seed runs, none run, have nothing to keep); lstm's slot 1 is made to
+            # look running when collected (its folder left out).
             first, committed, unfinished = (os.path.join(tmp, n) for n in ("stopped", "committed2", "unfinished"))
             rc, out, err = tune_main("run", path, "--sweep", first, "--bin", bin_dir, "--poll", "0.2",
                                      "--max-trials", "5")
@@ -136,10 +136,10 @@ class Import(Timed):
             rc, out, err = tune_main("collect", path, "--sweep", first, "--bin", bin_dir, "--to", committed,
                                      "--unfinished-to", unfinished, "--seeds", "1")
             self.assertEqual(rc, 0, out + err)
-            self.assertIn(f"not finished, copied to {unfinished}: toy_atr_hidden__seeds (0 of 1), "
-                          f"toy_lstm_hidden (2 of 3)", out)
+            self.assertIn(f"not finished, their finished trials copied to {unfinished}: toy_lstm_hidden (2 of 3); "
+                          f"not finished, left out: toy_atr_hidden__seeds (0 of 1)", out)
             self.assertEqual(sorted(os.listdir(committed)), ["toy_atr_hidden"])
-            self.assertEqual(sorted(os.listdir(unfinished)), ["toy_atr_hidden__seeds", "toy_lstm_hidden"])
+            self.assertEqual(sorted(os.listdir(unfinished)), ["toy_lstm_hidden"])
             self.assertEqual(sorted(os.listdir(os.path.join(unfinished, "toy_lstm_hidden"))),
                              ["study.json", "trial_000", "trial_001"])
             lstm_json = os.path.join(unfinished, "toy_lstm_hidden", "study.json")
@@ -157,8 +157,6 @@ class Import(Timed):
             self.assertEqual(rc, 0, out + err)
             self.assertIn("import: toy_lstm_hidden: 4 trials from", out)
             self.assertIn("(unfinished: 1 of 3 slots finished)", out)
-            self.assertIn("import: toy_atr_hidden__seeds: no finished trial to keep or replay; left to run afresh",
-                          out)
             self.assertIn("tune: imported 2 studies", out)
             rc, out, err = tune_main("run", path, "--sweep", second, "--bin", bin_dir, "--seeds", "1", "--poll", "0.2")
             self.assertEqual(rc, 0, out + err)
