@@ -13,7 +13,7 @@ from own_case import CorpusPrepCase  # noqa: E402  (tests/data_prep/, on sys.pat
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "cws.py")
-RAW_DATA = os.environ.get("RAW_DATA", os.path.join(ROOT, "..", "shared", "data"))
+RAW_DATA = os.path.abspath(os.environ.get("RAW_DATA", os.path.join(ROOT, "..", "shared", "data")))
 
 GOLD = ["图片  新闻", "迈向  充满  希望  的  新  世纪", ""]   # the PKU file ends with an empty line too
 # A paragraph of 236 characters (over the 200 limit): the first sentence ends with a standalone 。, the

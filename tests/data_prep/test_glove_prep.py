@@ -19,7 +19,7 @@ from own_case import PrepCase  # noqa: E402  (tests/data_prep/, on sys.path as t
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "data_prep", "glove.py")
 RAW_DATA = os.environ.get("RAW_DATA", os.path.join(ROOT, "..", "shared", "data"))
-SHARED = os.path.join(RAW_DATA, "glove", "glove.6B.100d.wink-subset.shared-corpora.txt.gz")
+SHARED = os.path.abspath(os.path.join(RAW_DATA, "glove", "glove.6B.100d.wink-subset.shared-corpora.txt.gz"))
 
 # values written as the file has them (1e-05, +0.5, a tab before the values), which the subset must keep
 VECTORS = ["the 0.1 0.2 0.3", "cat 1e-05 +0.5 -2", "unused inf nan 1", "dog\t0 0 0", ". . . 1 2 3",
