@@ -15,7 +15,7 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 import os
 
 from run_files import (table_main, pct, pct_csv, cell_key, csv_note, csv_path, load_runs, number_or_none,
-                       read_task_run, run_outcome, seed_group_lines, train_rate, write_table, reproduced_by, seed_of)
+                       read_task_run, run_outcome, seed_group_lines, train_rate, write_sections, reproduced_by, seed_of)
 
 import seeds_table
 
@@ -59,6 +59,65 @@ CSV_HEADER = ["corpus", "cell", "objective", "params", "test_precision", "test_r
               "paper_msra_precision", "paper_msra_recall", "paper_msra_f1", "protocol", "run", "command"]
 
 
+def corpus_section(corpus, every):
+    """The lines of one corpus's section of cws.md (its runs, ATR against the better of GRU and LSTM) and the rows
+    it lists, for write_sections."""
+    twins = reproduced_by(every)   # an earlier run its seeded rerun reproduced exactly: listed once
+    rs = sorted((r for r in every if r["run"] not in twins), key=lambda r: -(r["f1"] or 0))
+    # The seeded runs of a protocol of seeds.md, for the paired test (none for a corpus without one).
+    tested = seeds_table.load_dirs(r["dir"] for r in rs if seed_of(r["run"]) is not None)
+    tested = next(iter(tested.values()), {})
+    lines = [f"## {corpus.upper()}", "",
+             "| cell | objective | params | P | R | F1 | OOV rate | OOV recall | IV recall | dev F1 | train chars/s "
+             "| epochs | paper MSRA P / R / F | protocol |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
+    lines += [r["md"] for r in rs]
+    if not rs:
+        lines.append("| (no finished run committed yet) | | | | | | | | | | | | | |")
+    if twins:
+        lines += ["", "Listed once: " + ", ".join(f"`{a}`" for a in sorted(twins)) + " (earlier runs without a "
+                  "seed suffix, which ran the default seed) gave the same test numbers after the same steps as "
+                  "their reruns " + ", ".join(f"`{twins[a]}`" for a in sorted(twins)) + ", which stand for "
+                  "them in these tables (their commands are below)."]
+    groups = seed_group_lines(rs, "f1", what="test F1")
+    if groups:
+        lines += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`" + (
+            "; paired significance between cells: `seeds.md`" if tested else "") + "):", ""] + groups
+    if rs and not any(seed_of(r["run"]) is not None for r in rs):
+        lines += ["", "Every run here is one run without a seed suffix (from before `--seed`) and without kept "
+                      "outputs: one draw per cell, which cannot be re-scored, so there is no mean over seeds and "
+                      "no paired test, and none of these runs is in a headline table (`cells.md`, the README)."]
+    # ATR against the better of GRU and LSTM (by mean), over their seeded runs that did not diverge (never an
+    # unseeded or diverged run in a mean), with the pair's one paired test.
+    by_cell = {}
+    for r in rs:
+        if r["objective"] == "hinge" and isinstance(r["f1"], (int, float)) and r["cell"] != "jieba":
+            by_cell.setdefault(r["cell"], []).append(r)
+    seeded = {c: [r for r in g if seed_of(r["run"]) is not None and not r["diverged"]] for c, g in by_cell.items()}
+    mean = lambda g: sum(r["f1"] for r in g) / len(g)
+    if seeded.get("atr") and (seeded.get("gru") or seeded.get("lstm")):
+        best = max((c for c in ("gru", "lstm") if seeded.get(c)), key=lambda c: mean(seeded[c]))
+        a, b = seeded["atr"], seeded[best]
+        cmp = (seeds_table.compare("f1", tested["atr"], tested[best])
+               if tested.get("atr") and tested.get(best) else None)
+        head = (f"ATR − {best.upper()} test F1 ({best.upper()} the better of GRU and LSTM by mean; over {len(a)} "
+                f"and {len(b)} seeds): ")
+        if cmp:
+            verdict = ("no significant difference" if not seeds_table.significant(cmp["boot"]["p"]) else
+                       "ATR better" if cmp["boot"]["delta"] > 0 else "ATR worse")
+            text = (head + seeds_table.fmt_cmp(cmp, 100, 2) + " (difference of the means, 95 % interval and p "
+                    "of the paired bootstrap over test sentences and seeds, Welch's t over seeds; † where p < 0.05 "
+                    f"as printed): {verdict}.")
+        else:
+            text = (head + f"{100 * (mean(a) - mean(b)):+.2f} points (difference of the means; no paired test: "
+                    "a run of the pair keeps no per-sentence statistics).")
+        lines += ["", text]
+    elif by_cell.get("atr") and (by_cell.get("gru") or by_cell.get("lstm")):
+        lines += ["", "ATR against GRU and LSTM: no seeded runs of the pair, so no mean over seeds and no "
+                      "paired test (the F1 of each run is in the table above)."]
+    return lines, rs
+
+
 def write(rows, out):
     """results/cws.md and results/cws.csv from load()'s rows; returns the paths written."""
     csv_file = csv_path(out)
@@ -70,65 +129,7 @@ def write(rows, out):
              "training sets, so the rows use the in-house protocol (b) unless they say otherwise, and are not "
              "comparable to the paper's standard-protocol numbers beside them.",
              "Generated by `python3 plots/cws_table.py` from `results/runs/cws_*`. " + csv_note([csv_file], out), ""]
-    ordered = []
-    for corpus in sorted({r["corpus"] for r in rows}) or ["msr"]:
-        every = [r for r in rows if r["corpus"] == corpus]
-        twins = reproduced_by(every)   # an earlier run its seeded rerun reproduced exactly: listed once
-        rs = sorted((r for r in every if r["run"] not in twins), key=lambda r: -(r["f1"] or 0))
-        ordered += rs
-        # The seeded runs of a protocol of seeds.md, for the paired test (none for a corpus without one).
-        tested = seeds_table.load_dirs(r["dir"] for r in rs if seed_of(r["run"]) is not None)
-        tested = next(iter(tested.values()), {})
-        lines += [f"## {corpus.upper()}", "",
-                  "| cell | objective | params | P | R | F1 | OOV rate | OOV recall | IV recall | dev F1 | train chars/s "
-                  "| epochs | paper MSRA P / R / F | protocol |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
-        lines += [r["md"] for r in rs]
-        if not rs:
-            lines.append("| (no finished run committed yet) | | | | | | | | | | | | | |")
-        if twins:
-            lines += ["", "Listed once: " + ", ".join(f"`{a}`" for a in sorted(twins)) + " (earlier runs without a "
-                      "seed suffix, which ran the default seed) gave the same test numbers after the same steps as "
-                      "their reruns " + ", ".join(f"`{twins[a]}`" for a in sorted(twins)) + ", which stand for "
-                      "them in these tables (their commands are below)."]
-        groups = seed_group_lines(rs, "f1", what="test F1")
-        if groups:
-            lines += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`" + (
-                "; paired significance between cells: `seeds.md`" if tested else "") + "):", ""] + groups
-        if rs and not any(seed_of(r["run"]) is not None for r in rs):
-            lines += ["", "Every run here is one run without a seed suffix (from before `--seed`) and without kept "
-                          "outputs: one draw per cell, which cannot be re-scored, so there is no mean over seeds and "
-                          "no paired test, and none of these runs is in a headline table (`cells.md`, the README)."]
-        # ATR against the better of GRU and LSTM (by mean), over their seeded runs that did not diverge (never an
-        # unseeded or diverged run in a mean), with the pair's one paired test.
-        by_cell = {}
-        for r in rs:
-            if r["objective"] == "hinge" and isinstance(r["f1"], (int, float)) and r["cell"] != "jieba":
-                by_cell.setdefault(r["cell"], []).append(r)
-        seeded = {c: [r for r in g if seed_of(r["run"]) is not None and not r["diverged"]] for c, g in by_cell.items()}
-        mean = lambda g: sum(r["f1"] for r in g) / len(g)
-        if seeded.get("atr") and (seeded.get("gru") or seeded.get("lstm")):
-            best = max((c for c in ("gru", "lstm") if seeded.get(c)), key=lambda c: mean(seeded[c]))
-            a, b = seeded["atr"], seeded[best]
-            cmp = (seeds_table.compare("f1", tested["atr"], tested[best])
-                   if tested.get("atr") and tested.get(best) else None)
-            head = (f"ATR − {best.upper()} test F1 ({best.upper()} the better of GRU and LSTM by mean; over {len(a)} "
-                    f"and {len(b)} seeds): ")
-            if cmp:
-                verdict = ("no significant difference" if not seeds_table.significant(cmp["boot"]["p"]) else
-                           "ATR better" if cmp["boot"]["delta"] > 0 else "ATR worse")
-                text = (head + seeds_table.fmt_cmp(cmp, 100, 2) + " (difference of the means, 95 % interval and p "
-                        "of the paired bootstrap over test sentences and seeds, Welch's t over seeds; † where p < 0.05 "
-                        f"as printed): {verdict}.")
-            else:
-                text = (head + f"{100 * (mean(a) - mean(b)):+.2f} points (difference of the means; no paired test: "
-                        "a run of the pair keeps no per-sentence statistics).")
-            lines += ["", text]
-        elif by_cell.get("atr") and (by_cell.get("gru") or by_cell.get("lstm")):
-            lines += ["", "ATR against GRU and LSTM: no seeded runs of the pair, so no mean over seeds and no "
-                          "paired test (the F1 of each run is in the table above)."]
-        lines.append("")
-    return write_table(out, lines, rows, SCRIPT, CSV_HEADER, [r["csv"] for r in ordered])
+    return write_sections(out, lines, rows, SCRIPT, CSV_HEADER, "corpus", "msr", corpus_section)
 
 
 def main():

@@ -296,6 +296,18 @@ def write_table(path, lines, rows, script, csv_header, csv_rows):
     return [path, write_csv(csv_path(path), csv_header, csv_rows)]
 
 
+def write_sections(path, lines, rows, script, csv_header, group, default, section):
+    """write_table for a table of one section per value of r[group] (sorted; `default` alone when there is no
+    row, so an empty table still shows its headings): section(value, that value's rows) returns the section's
+    lines and the rows it lists, in the order listed, which the CSV follows; each section ends in a blank line."""
+    ordered = []
+    for value in sorted({r[group] for r in rows}) or [default]:
+        body, listed = section(value, [r for r in rows if r[group] == value])
+        lines = lines + body + [""]
+        ordered += listed
+    return write_table(path, lines, rows, script, csv_header, [r["csv"] for r in ordered])
+
+
 # The cells in the order the tables list them (the ATR paper's, then the others); variants follow their cell.
 CELL_ORDER = ["atr", "gru", "lstm", "lrn", "ran", "sru"]
 
