@@ -36,7 +36,7 @@ import os
 import re
 import time
 
-from prep_common import messages, read_stored, stored_info, tokens_of, train_command
+from prep_common import decode_utf8, messages, read_stored, stored_info, tokens_of, train_command
 
 PROG = "data_prep/glove.py"
 fail, warn, note = messages(PROG)
@@ -76,12 +76,7 @@ def read_glove(path, dim, no_check):
         if got != GLOVE_SHA256:
             fail(f"{path}: sha256 {got[0]} (decompressed {got[1]}), expected {GLOVE_SHA256[0]} "
                  f"({GLOVE_SHA256[1]}) (glove/SOURCE.md): not the shared file (or --no-check)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        start, line = data.rfind(b"\n", 0, e.start) + 1, data.count(b"\n", 0, e.start) + 1
-        fail(f"{path}:{line}: invalid UTF-8 at byte {e.start - start} of the line ({e.reason}, byte "
-             f"0x{data[e.start]:02x}): the vectors file must be UTF-8")
+    text = decode_utf8(data, path, fail, "the vectors file must be UTF-8")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -142,6 +142,17 @@ def own_paths(paths, fail, what="--own"):
     return paths
 
 
+def decode_utf8(data, path, fail, advice="the file must be UTF-8; convert it (e.g. iconv -f latin1 -t utf-8)"):
+    """data (the bytes of path) as text; invalid UTF-8 stops naming file:line, the byte's offset in the line and its
+    value, then `advice` (what the user should do about that file)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        start, line = data.rfind(b"\n", 0, e.start) + 1, data.count(b"\n", 0, e.start) + 1
+        fail(f"{path}:{line}: invalid UTF-8 at byte {e.start - start} of the line ({e.reason}, byte "
+             f"0x{data[e.start]:02x}): {advice}")
+
+
 def read_utf8_lines(path, fail):
     """(lines, source info) of a user's text file: UTF-8 (a leading byte-order mark dropped), lines split at LF with
     one trailing CR dropped; invalid UTF-8 stops naming file:line and the byte; an empty file is an error."""
@@ -151,12 +162,7 @@ def read_utf8_lines(path, fail):
     except OSError as e:
         fail(f"cannot read {path}: {e}")
     info = {"path": os.path.abspath(path), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        start, line = data.rfind(b"\n", 0, e.start) + 1, data.count(b"\n", 0, e.start) + 1
-        fail(f"{path}:{line}: invalid UTF-8 at byte {e.start - start} of the line ({e.reason}, byte "
-             f"0x{data[e.start]:02x}): the file must be UTF-8; convert it (e.g. iconv -f latin1 -t utf-8)")
+    text = decode_utf8(data, path, fail)
     if text.startswith("\ufeff"):
         text = text[1:]
         info["utf8_bom_dropped"] = True
