@@ -46,6 +46,16 @@ def dev_pick(names, k):
     return set(sorted(names, key=lambda n: hashlib.sha256(("dev:" + n).encode()).hexdigest())[:k])
 
 
+def changed(members, changes):
+    """members with each change applied: name -> bytes (added or replaced) or None (removed)."""
+    for k, v in changes.items():
+        if v is None:
+            del members[k]
+        else:
+            members[k] = v
+    return members
+
+
 def imdb_members(**changes):
     """5 train and 2 test reviews per class, README and an unsup review (skipped); changes: name -> bytes or None
     (removed)."""
@@ -57,12 +67,7 @@ def imdb_members(**changes):
     m["aclImdb/test/neg/2_2.txt"] = "Awful.<br />I hated it\u0085 don't".encode()
     m["aclImdb/test/pos/1_10.txt"] = "A well-made<BR/>film \u2014 10/10 \u201cwow\u201d".encode()
     m["aclImdb/test/pos/3_7.txt"] = "inter\u00adnational\ttreat\x08ok".encode()
-    for k, v in changes.items():
-        if v is None:
-            del m[k]
-        else:
-            m[k] = v
-    return m
+    return changed(m, changes)
 
 
 POST = ("From: a@b.c\nSubject: topic {i}\n\n"                              # headers, blank line
@@ -80,12 +85,7 @@ def ng_members(**changes):
         m[f"20news-bydate-test/{cls}/7"] = POST.format(i=7).encode()
     m["20news-bydate-test/rec.autos/20"] = b"From: x\r\nSubject: y\r\n\r\nCaf\xe9 cr\xe8me\r\n"  # Latin-1, CRLF
     m["20news-bydate-test/sci.space/9"] = b"From: q\n\n> only a quote\n"
-    for k, v in changes.items():
-        if v is None:
-            del m[k]
-        else:
-            m[k] = v
-    return m
+    return changed(m, changes)
 
 
 class DocsPrep(CorpusPrepCase):
