@@ -70,11 +70,29 @@ class OwnPrepCase(PrepCase):
         self.assert_refused(*self.run_prep(*args), needles)
         self.assertEqual(os.listdir(self.out) if os.path.isdir(self.out) else [], [], "nothing may be left behind")
 
+    def own_file(self, name, content):
+        """file() of content: str (written as UTF-8), or bytes for what UTF-8 cannot spell."""
+        return self.file(name, data=content) if isinstance(content, bytes) else self.file(name, content)
+
+    def prep_own(self, name, content, *extra):
+        """(path, output) of --own on one file of content (own_file) and the extra arguments: the run must pass."""
+        path = self.own_file(name, content)
+        code, msg = self.run_prep("--own", path, *extra)
+        self.assertEqual(code, 0, msg)
+        return path, msg
+
+    def assert_own_refused(self, name, content, where, *needles):
+        """--own on one file of content (own_file) is refused naming the file: its path, then `where` (":<line>:
+        what" or ": what"), and every further needle in the message; returns the file's path."""
+        path = self.own_file(name, content)
+        self.assert_fails(["--own", path], [path + where, *needles])
+        return path
+
     def assert_split_name_and_file_refusals(self, ext, small_text, items):
         """The refusals prep_common's own mode gives for any format: a file of `items` items (too few to split
         80/10/10), a --name that cannot name a folder, a file that is not there."""
-        small = self.file("small" + ext, small_text)
-        self.assert_fails(["--own", small], [f"{small}: the dev split would be empty ({items} items in all"])
+        small = self.assert_own_refused("small" + ext, small_text,
+                                        f": the dev split would be empty ({items} items in all")
         self.assert_fails(["--own", small, "--name", "a b"], ["--name 'a b'"])
         self.assert_fails(["--own", os.path.join(self.tmp.name, "missing" + ext)], ["no file", "missing" + ext])
 

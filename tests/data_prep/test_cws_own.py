@@ -26,9 +26,7 @@ class CwsOwn(OwnPrepCase):
     SCRIPT = os.path.join(ROOT, "data_prep", "cws.py")
 
     def test_one_file_split_80_10_10(self):
-        src = self.file("mine.utf8", CORPUS)
-        code, msg = self.run_prep("--own", src)
-        self.assertEqual(code, 0, msg)
+        _, msg = self.prep_own("mine.utf8", CORPUS)
         folder = os.path.join(self.out, "mine_own")
         self.assertEqual(sorted(os.listdir(folder)), ["dev.bmes", "dev.seg", "prep.json", "test.bmes", "test.seg",
                                                       "train.bmes", "train.seg", "train_words.txt"])
@@ -84,12 +82,11 @@ class CwsOwn(OwnPrepCase):
         self.assertEqual((meta["splits"]["dev"]["oov_words"], meta["splits"]["test"]["oov_words"]), (0, 1))
 
     def test_bad_inputs_name_file_and_line(self):
-        bad = self.file("nbsp.utf8", CORPUS.replace("的\u3000新", "的\u00a0新"))
-        self.assert_fails(["--own", bad], [f"{bad}:2: character 2 of the line is U+00A0"])
-        bad = self.file("utf8.utf8", data=CORPUS.encode("utf-8").replace("句5".encode(), b"\xe5\x8f"))
-        self.assert_fails(["--own", bad], [f"{bad}:6: invalid UTF-8 at byte 0 of the line"])
-        empty = self.file("empty.utf8", "\n \n")
-        self.assert_fails(["--own", empty], [f"{empty}: no sentences"])
+        self.assert_own_refused("nbsp.utf8", CORPUS.replace("的\u3000新", "的\u00a0新"),
+                                ":2: character 2 of the line is U+00A0")
+        self.assert_own_refused("utf8.utf8", CORPUS.encode("utf-8").replace("句5".encode(), b"\xe5\x8f"),
+                                ":6: invalid UTF-8 at byte 0 of the line")
+        self.assert_own_refused("empty.utf8", "\n \n", ": no sentences")
         tr, dv = self.file("t.txt", "我 爱\n"), self.file("d.txt", "\n")
         self.assert_fails(["--own", tr, dv, tr, "--name", "x"], [f"{dv}: no sentences"])
         self.assert_split_name_and_file_refusals(".utf8", "我\n爱\n你\n", 3)

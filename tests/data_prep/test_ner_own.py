@@ -39,9 +39,7 @@ class NerOwn(OwnPrepCase):
     SCRIPT = SCRIPT
 
     def test_one_file_split_80_10_10(self):
-        src = self.file("mine.conll", CONLL)
-        code, msg = self.run_prep("--own", src)
-        self.assertEqual(code, 0, msg)
+        src, msg = self.prep_own("mine.conll", CONLL)
         self.assertEqual(sorted(os.listdir(self.out)), ["mine_own"])
         self.assertEqual(sorted(os.listdir(os.path.join(self.out, "mine_own"))),
                          ["dev.conll", "prep.json", "test.conll", "train.conll"])
@@ -85,19 +83,16 @@ class NerOwn(OwnPrepCase):
         self.assertEqual(sorted(os.listdir(self.out)), ["three_own"])
 
     def test_bad_inputs_name_file_and_line(self):
-        bad = self.file("cols.conll", CONLL.replace("Blackburn NNP I-PER", "Blackburn I-PER"))
-        self.assert_fails(["--own", bad], [f"{bad}:8: 2 columns, but the file's first token line (3) has 3"])
-        bad = self.file("tag.conll", CONLL.replace("B-LOC\n\n", "LOC\n\n", 1))
-        self.assert_fails(["--own", bad], [f"{bad}:14: tag 'LOC' is ", "neither O nor B-, I-, E- or S-"])
-        bad = self.file("utf8.conll", data=CONLL.encode("utf-8").replace(b"German", b"G\xe9rman"))
-        self.assert_fails(["--own", bad], [f"{bad}:5: invalid UTF-8 at byte 1 of the line"])
-        bad = self.file("one.conll", CONLL.replace("rejects VBZ O", "rejects"))
-        self.assert_fails(["--own", bad], [f"{bad}:4: one column ('rejects')"])
-        bad = self.file("mixed2.conll", "a B-X\nb O\nc I-Y\n\nd E-X\n")
-        self.assert_fails(["--own", bad], [f"{bad}:3: tag 'I-Y' after 'O' starts an entity with I- (IOB1), but "
-                                           f"line 5 has 'E-X' (BIOES)"])
-        empty = self.file("empty.conll", "\n\n")
-        self.assert_fails(["--own", empty], [f"{empty}: no sentences"])
+        self.assert_own_refused("cols.conll", CONLL.replace("Blackburn NNP I-PER", "Blackburn I-PER"),
+                                ":8: 2 columns, but the file's first token line (3) has 3")
+        self.assert_own_refused("tag.conll", CONLL.replace("B-LOC\n\n", "LOC\n\n", 1), ":14: tag 'LOC' is ",
+                                "neither O nor B-, I-, E- or S-")
+        self.assert_own_refused("utf8.conll", CONLL.encode("utf-8").replace(b"German", b"G\xe9rman"),
+                                ":5: invalid UTF-8 at byte 1 of the line")
+        self.assert_own_refused("one.conll", CONLL.replace("rejects VBZ O", "rejects"), ":4: one column ('rejects')")
+        self.assert_own_refused("mixed2.conll", "a B-X\nb O\nc I-Y\n\nd E-X\n",
+                                ":3: tag 'I-Y' after 'O' starts an entity with I- (IOB1), but line 5 has 'E-X' (BIOES)")
+        self.assert_own_refused("empty.conll", "\n\n", ": no sentences")
         self.assert_split_name_and_file_refusals(".conll", "a O\n\nb O\n\nc O\n", 3)
 
 

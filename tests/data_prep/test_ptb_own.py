@@ -32,9 +32,7 @@ class PtbOwn(OwnPrepCase):
     SCRIPT = SCRIPT
 
     def test_split_and_full_vocabulary(self):
-        src = self.file("story.txt", TEXT)
-        code, msg = self.run_prep("--own", src, "--vocab-size", "0")
-        self.assertEqual(code, 0, msg)
+        _, msg = self.prep_own("story.txt", TEXT, "--vocab-size", "0")
         folder = os.path.join(self.out, "story_own")
         self.assertEqual(sorted(os.listdir(folder)), ["prep.json", "test.txt", "train.txt", "valid.txt", "vocab.txt"])
         self.assertEqual(self.read("story_own", "train.txt"), "the cat sat\nthe dog sat\nthe cat ran\na bird flew\n"
@@ -63,9 +61,7 @@ class PtbOwn(OwnPrepCase):
         self.check_print_config(line, "lm", folder)
 
     def test_vocab_size_writes_rare_words_as_unk(self):
-        src = self.file("story.txt", TEXT)
-        code, msg = self.run_prep("--own", src, "--vocab-size", "6", "--name", "small")
-        self.assertEqual(code, 0, msg)
+        _, msg = self.prep_own("story.txt", TEXT, "--vocab-size", "6", "--name", "small")
         # 4 words kept besides <eos> and <unk>: the, cat, sat, dog (dog ties with ran, a, bird, flew and comes first)
         self.assertEqual(self.read("small_own", "train.txt"), "the cat sat\nthe dog sat\nthe cat <unk>\n"
                          "<unk> <unk> <unk>\nthe cat sat\nthe dog <unk>\nthe <unk> sat\n<unk> cat <unk>\n")
@@ -86,16 +82,12 @@ class PtbOwn(OwnPrepCase):
         self.assertEqual(self.read("three_own", "vocab.txt").split(), ["b", "<eos>", "a", "<unk>", "c"])
 
     def test_bad_inputs_name_file_and_line(self):
-        bad = self.file("eos.txt", "a b\nc <eos>\n")
-        self.assert_fails(["--own", bad], [f"{bad}:2: the word <eos> is in the text"])
-        bad = self.file("utf8.txt", data=b"a b\nc d\n\xe2\x82 e\n")
-        self.assert_fails(["--own", bad], [f"{bad}:3: invalid UTF-8 at byte 0 of the line"])
-        bad = self.file("empty.txt", "")
-        self.assert_fails(["--own", bad], [f"{bad}: empty file"])
+        self.assert_own_refused("eos.txt", "a b\nc <eos>\n", ":2: the word <eos> is in the text")
+        self.assert_own_refused("utf8.txt", b"a b\nc d\n\xe2\x82 e\n", ":3: invalid UTF-8 at byte 0 of the line")
+        self.assert_own_refused("empty.txt", "", ": empty file")
         good = self.file("story.txt", TEXT)
         self.assert_fails(["--own", good, "--vocab-size", "2"], ["--vocab-size 2: 0 (no limit) or at least 3"])
-        small = self.file("small.txt", "a\nb\nc\nd\ne\n")
-        self.assert_fails(["--own", small], [f"{small}: the dev split would be empty (5 items"])
+        self.assert_own_refused("small.txt", "a\nb\nc\nd\ne\n", ": the dev split would be empty (5 items")
 
 
 if __name__ == "__main__":

@@ -34,9 +34,7 @@ class SnliOwn(OwnPrepCase):
     SCRIPT = SCRIPT
 
     def test_jsonl_split_80_10_10(self):
-        src = self.file("pairs.jsonl", jsonl())
-        code, msg = self.run_prep("--own", src)
-        self.assertEqual(code, 0, msg)
+        _, msg = self.prep_own("pairs.jsonl", jsonl())
         self.assertIn("(1 '-' pairs dropped)", msg)
         self.assertEqual(sorted(os.listdir(os.path.join(self.out, "pairs_own"))),
                          ["dev.tsv", "prep.json", "test.tsv", "train.tsv"])
@@ -82,24 +80,22 @@ class SnliOwn(OwnPrepCase):
 
     def test_bad_inputs_name_file_and_line(self):
         good = jsonl().splitlines()
-        bad = self.file("label.jsonl", "\n".join(good[:5] + [good[5].replace('"entailment"', '"maybe"')] + good[6:]))
-        self.assert_fails(["--own", bad], [f"{bad}:6: label 'maybe': expected entailment, neutral or contradiction"])
-        bad = self.file("json.jsonl", "\n".join(good[:3] + ['{"gold_label": "neutral",'] + good[4:]))
-        self.assert_fails(["--own", bad], [f"{bad}:4: not a JSON object"])
-        bad = self.file("field.jsonl", "\n".join(good[:6] + ['{"gold_label": "neutral", "sentence1": "a"}'] + good[7:]))
-        self.assert_fails(["--own", bad], [f"{bad}:7: missing or non-string field 'sentence2'"])
-        bad = self.file("cols.tsv", "neutral\ta\tb\nneutral\ta b\n")
-        self.assert_fails(["--own", bad], [f"{bad}:2: 2 tab-separated field(s), expected 3: label<TAB>premise<TAB>"])
-        bad = self.file("side.tsv", "neutral\ta\tb\nneutral\t  \tb\n")
-        self.assert_fails(["--own", bad], [f"{bad}:2: empty premise"])
-        bad = self.file("tsvlabel.tsv", "neutral\ta\tb\n\nENTAILS\ta\tb\n")
-        self.assert_fails(["--own", bad], [f"{bad}:3: label 'ENTAILS'"])
-        bad = self.file("utf8.tsv", data=b"neutral\ta\tb\nneutral\ta\t\xffb\n")
-        self.assert_fails(["--own", bad], [f"{bad}:2: invalid UTF-8 at byte 10 of the line"])
-        bad = self.file("empty.tsv", "")
-        self.assert_fails(["--own", bad], [f"{bad}: empty file"])
-        bad = self.file("dash.tsv", "-\ta\tb\n")
-        self.assert_fails(["--own", bad], [f"{bad}: no labelled pair (1 with label '-')"])
+        self.assert_own_refused("label.jsonl",
+                                "\n".join(good[:5] + [good[5].replace('"entailment"', '"maybe"')] + good[6:]),
+                                ":6: label 'maybe': expected entailment, neutral or contradiction")
+        self.assert_own_refused("json.jsonl", "\n".join(good[:3] + ['{"gold_label": "neutral",'] + good[4:]),
+                                ":4: not a JSON object")
+        self.assert_own_refused("field.jsonl",
+                                "\n".join(good[:6] + ['{"gold_label": "neutral", "sentence1": "a"}'] + good[7:]),
+                                ":7: missing or non-string field 'sentence2'")
+        self.assert_own_refused("cols.tsv", "neutral\ta\tb\nneutral\ta b\n",
+                                ":2: 2 tab-separated field(s), expected 3: label<TAB>premise<TAB>")
+        self.assert_own_refused("side.tsv", "neutral\ta\tb\nneutral\t  \tb\n", ":2: empty premise")
+        self.assert_own_refused("tsvlabel.tsv", "neutral\ta\tb\n\nENTAILS\ta\tb\n", ":3: label 'ENTAILS'")
+        self.assert_own_refused("utf8.tsv", b"neutral\ta\tb\nneutral\ta\t\xffb\n",
+                                ":2: invalid UTF-8 at byte 10 of the line")
+        self.assert_own_refused("empty.tsv", "", ": empty file")
+        self.assert_own_refused("dash.tsv", "-\ta\tb\n", ": no labelled pair (1 with label '-')")
 
 
 if __name__ == "__main__":

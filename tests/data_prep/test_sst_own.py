@@ -32,9 +32,7 @@ class SstOwn(OwnPrepCase):
     SCRIPT = SCRIPT
 
     def test_string_labels_mapped_and_split_80_10_10(self):
-        src = self.file("reviews.txt", LINES)
-        code, msg = self.run_prep("--own", src)
-        self.assertEqual(code, 0, msg)
+        _, msg = self.prep_own("reviews.txt", LINES)
         self.assertIn("labels mapped to 0..3 in sorted order: 0 = neg, 1 = pos, 2 = very, 3 = very pos (labels.txt)",
                       msg)
         self.assertIn("never occur in the train split", msg)  # 'very' is only in test
@@ -73,18 +71,12 @@ class SstOwn(OwnPrepCase):
         self.assertEqual(self.read("stars_own", "train.txt"), "3 a\n4 b\n1 c\n2 d\n")
 
     def test_bad_inputs_name_file_and_line(self):
-        bad = self.file("notext.txt", "pos a\npos\n")
-        self.assert_fails(["--own", bad], [f"{bad}:2: no text after the label 'pos'"])
-        bad = self.file("nolabel.txt", "pos a\n\tsome text\n")
-        self.assert_fails(["--own", bad], [f"{bad}:2: empty label before the TAB"])
-        bad = self.file("utf8.txt", data=b"pos a\nneg \xc3(\n")
-        self.assert_fails(["--own", bad], [f"{bad}:2: invalid UTF-8 at byte 4 of the line"])
-        bad = self.file("one.txt", "".join(f"pos w{i}\n" for i in range(10)))
-        self.assert_fails(["--own", bad], [f"{bad}: only one label ('pos')"])
-        bad = self.file("empty.txt", " \n")
-        self.assert_fails(["--own", bad], [f"{bad}: empty file"])
-        bad = self.file("few.txt", "pos a\nneg b\n")
-        self.assert_fails(["--own", bad], [f"{bad}: the dev split would be empty (2 items"])
+        self.assert_own_refused("notext.txt", "pos a\npos\n", ":2: no text after the label 'pos'")
+        self.assert_own_refused("nolabel.txt", "pos a\n\tsome text\n", ":2: empty label before the TAB")
+        self.assert_own_refused("utf8.txt", b"pos a\nneg \xc3(\n", ":2: invalid UTF-8 at byte 4 of the line")
+        self.assert_own_refused("one.txt", "".join(f"pos w{i}\n" for i in range(10)), ": only one label ('pos')")
+        self.assert_own_refused("empty.txt", " \n", ": empty file")
+        bad = self.assert_own_refused("few.txt", "pos a\nneg b\n", ": the dev split would be empty (2 items")
         self.assert_fails(["--own", bad, bad], ["--own takes one file", "or three files"])
 
 
