@@ -3,8 +3,7 @@
 namespace twin {
 
 AtrCell::AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
-    : CellBase("atr", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, kOptions);
+    : CellBase("atr", cfg, input_dim, kOptions) {
   output_ = parse_output(cfg, kDefaultOutput);
   input_tanh_ = cfg.input_tanh;
   coupled_ = cfg.coupled;
@@ -17,10 +16,8 @@ AtrCell::AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
   if (bias == CellBias::kInput || bias == CellBias::kBoth) b_ = &add_param(store, scope, "b", 1, H(), bias_init(cfg));
   if (bias == CellBias::kRecurrent || bias == CellBias::kBoth) d_ = &add_param(store, scope, "d", 1, H(), bias_init(cfg));
   if (cfg.layer_norm) {
-    ln_p_g_ = &add_param(store, scope, "ln_p_g", 1, H(), init::constant(1));
-    ln_p_b_ = &add_param(store, scope, "ln_p_b", 1, H(), init::constant(0));
-    ln_q_g_ = &add_param(store, scope, "ln_q_g", 1, H(), init::constant(1));
-    ln_q_b_ = &add_param(store, scope, "ln_q_b", 1, H(), init::constant(0));
+    std::tie(ln_g_, ln_b_) = add_layer_norm(store, scope, "ln_p", H());
+    std::tie(ln_q_g_, ln_q_b_) = add_layer_norm(store, scope, "ln_q", H());
   }
 }
 
@@ -34,13 +31,7 @@ CellTraits AtrCell::traits(const CellConfig& cfg) {
 }
 
 Index AtrCell::expected_params() const {
-  return I() * H() + H() * H() + (b_ ? H() : 0) + (d_ ? H() : 0) + (ln_p_g_ ? 4 * H() : 0);
-}
-
-Var AtrCell::project_inputs(Var x) const {   // p: [T*B, H]
-  if (!ln_p_g_) return project(x, *w_, b_);
-  Graph& g = *x.g;
-  return layer_norm(matmul(x, g.param(*w_)), g.param(*ln_p_g_), g.param(*ln_p_b_));
+  return I() * H() + H() * H() + (b_ ? H() : 0) + (d_ ? H() : 0) + (ln_g_ ? 4 * H() : 0);
 }
 
 CellState AtrCell::step(Var p, const CellState& prev, GateRecord* rec) const {
@@ -59,10 +50,7 @@ CellState AtrCell::step(Var p, const CellState& prev, GateRecord* rec) const {
   Var i = coupled_ ? one_minus(f) : sigmoid(p + q);          // [B, H]
   Var v = input_tanh_ ? tanh(p) : p;                         // [B, H]
   Var h = apply_act(i * v + f * prev.h, output_);            // [B, H]
-  if (rec) {
-    rec->add("i", i.val());
-    rec->add("f", f.val());
-  }
+  record_gates(rec, {{"i", i}, {"f", f}});
   return {h, {}};
 }
 

@@ -35,7 +35,6 @@ class AtrCell final : public CellBase {
   static CellTraits traits(const CellConfig& cfg);
   AtrCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 1; }
-  Var project_inputs(Var x) const override;
   CellState step(Var p, const CellState& prev, GateRecord* rec = nullptr) const override;
   CellInfo info() const override { return {2, 2}; }
   Index expected_params() const override;
@@ -44,11 +43,8 @@ class AtrCell final : public CellBase {
   static constexpr Act kDefaultOutput = Act::kIdentity;   // the paper's form
   Act output_;
   bool input_tanh_, coupled_;
-  Param* w_;
-  Param* u_;
-  Param* b_ = nullptr;   // input bias
-  Param* d_ = nullptr;   // recurrent bias
-  Param *ln_p_g_ = nullptr, *ln_p_b_ = nullptr, *ln_q_g_ = nullptr, *ln_q_b_ = nullptr;   // layer_norm
+  Param* d_ = nullptr;   // the recurrent bias (b, the input one, is CellBase's)
+  Param *ln_q_g_ = nullptr, *ln_q_b_ = nullptr;   // layer_norm on q (the one on p is CellBase's ln_g_, ln_b_)
 };
 
 }  // namespace twin

@@ -59,4 +59,36 @@ Var project(Var x, Param& w, Param* b) {
   return concat_cols({add_row(slice_cols(m, 0, nb), g.param(*b)), slice_cols(m, nb, n - nb)});
 }
 
+void record_gates(GateRecord* rec, std::initializer_list<std::pair<const char*, Var>> gates) {
+  if (!rec) return;
+  for (const auto& [name, v] : gates) rec->add(name, v.val());
+}
+
+void record_blocks(GateRecord& rec, const Mat& m, Index h, std::initializer_list<const char*> names) {
+  TW_DCHECK(m.cols() == h * static_cast<Index>(names.size()), "record_blocks: width is not names·h");
+  Index j = 0;
+  for (const char* name : names) rec.add(name, m.middleCols(h * j++, h));
+}
+
+Var CellBase::project_inputs(Var x) const {
+  if (!ln_g_) return project(x, *w_, b_);
+  Graph& g = *x.g;
+  return layer_norm(matmul(x, g.param(*w_)), g.param(*ln_g_), g.param(*ln_b_));
+}
+
+void CellBase::add_normed_projection(const CellConfig& cfg, ParamStore& store, const std::string& scope, Index k) {
+  const bool has_bias = parse_has_bias(cfg);   // first: it refuses ATR's bias values before anything is added
+  w_ = &add_param(store, scope, "W", I(), k * H(), weight_init(cfg));
+  if (cfg.layer_norm)
+    std::tie(ln_g_, ln_b_) = add_layer_norm(store, scope, "ln", k * H());
+  else if (has_bias)
+    b_ = &add_param(store, scope, "b", 1, k * H(), bias_init(cfg));
+}
+
+std::pair<Param*, Param*> CellBase::add_layer_norm(ParamStore& store, const std::string& scope,
+                                                   const std::string& prefix, Index cols) const {
+  Param* gain = &add_param(store, scope, prefix + "_g", 1, cols, init::constant(1));
+  return {gain, &add_param(store, scope, prefix + "_b", 1, cols, init::constant(0))};
+}
+
 }  // namespace twin

@@ -3,8 +3,7 @@
 namespace twin {
 
 GruCell::GruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
-    : CellBase("gru", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, kOptions);
+    : CellBase("gru", cfg, input_dim, kOptions) {
   reset_after_ = cfg.gru_reset_after;
   w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), (reset_after_ ? 3 : 2) * H(), weight_init(cfg));
@@ -14,18 +13,12 @@ GruCell::GruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
 
 Index GruCell::expected_params() const { return 3 * I() * H() + 3 * H() * H() + (b_ ? 3 * H() : 0); }
 
-Var GruCell::project_inputs(Var x) const { return project(x, *w_, b_); }   // [T*B, 3H]
-
 CellState GruCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   Graph& g = *prev.h.g;
   const Index h = H();
-  Var s = matmul(prev.h, g.param(*u_));                      // [B, 3H] or [B, 2H]
+  Var s = recurrent(prev);                                   // [B, 3H] or [B, 2H]
   if (reset_after_) {
-    if (rec) {
-      const Mat zr = sigmoid(Mat((a.val() + s.val()).leftCols(2 * h)));   // [B, 2H]
-      rec->add("z", zr.leftCols(h));
-      rec->add("r", zr.rightCols(h));
-    }
+    if (rec) record_blocks(*rec, sigmoid(Mat((a.val() + s.val()).leftCols(2 * h))), h, {"z", "r"});
     return {gru_cell(a, s, prev.h), {}};   // one fused node (ops/fused_cells.h)
   }
   Var zr = sigmoid(slice_cols(a, 0, 2 * h) + slice_cols(s, 0, 2 * h));   // [B, 2H]
@@ -34,10 +27,7 @@ CellState GruCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   Var s_h = reset_after_ ? r * chunk(s, 2, h) : matmul(r * prev.h, g.param(*u_h_));   // [B, H]
   Var h_tilde = tanh(chunk(a, 2, h) + s_h);                  // [B, H]
   Var h_new = prev.h + z * (h_tilde - prev.h);               // (1 − z) ⊙ h_prev + z ⊙ h̃
-  if (rec) {
-    rec->add("z", z.val());
-    rec->add("r", r.val());
-  }
+  record_gates(rec, {{"z", z}, {"r", r}});
   return {h_new, {}};
 }
 

@@ -23,17 +23,13 @@ class GruCell final : public CellBase {
   static CellTraits traits(const CellConfig&) { return {}; }
   GruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 3; }
-  Var project_inputs(Var x) const override;
   CellState step(Var a, const CellState& prev, GateRecord* rec = nullptr) const override;
   CellInfo info() const override { return {6, 6}; }
   Index expected_params() const override;
 
  private:
-  bool reset_after_;
-  Param* w_;
-  Param* u_;                // [H,3H] (reset after) or [H,2H] (reset before)
+  bool reset_after_;        // U is [H,3H] when set, else [H,2H] beside U_h
   Param* u_h_ = nullptr;    // [H,H], reset before only
-  Param* b_ = nullptr;
 };
 
 }  // namespace twin

@@ -20,15 +20,9 @@ class LgruCell final : public CellBase {
   static CellTraits traits(const CellConfig&) { return {}; }
   LgruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 5; }
-  Var project_inputs(Var x) const override;
   CellState step(Var a, const CellState& prev, GateRecord* rec = nullptr) const override;
   CellInfo info() const override { return {9, 9}; }
   Index expected_params() const override;
-
- private:
-  Param* w_;
-  Param* u_;
-  Param* b_ = nullptr;
 };
 
 }  // namespace twin

@@ -3,17 +3,9 @@
 namespace twin {
 
 LrnCell::LrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
-    : CellBase("lrn", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, kOptions);
+    : CellBase("lrn", cfg, input_dim, kOptions) {
   output_ = parse_output(cfg, kDefaultOutput);
-  const bool has_bias = parse_has_bias(cfg);
-  w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));
-  if (cfg.layer_norm) {
-    ln_g_ = &add_param(store, scope, "ln_g", 1, 3 * H(), init::constant(1));
-    ln_b_ = &add_param(store, scope, "ln_b", 1, 3 * H(), init::constant(0));
-  } else if (has_bias) {
-    b_ = &add_param(store, scope, "b", 1, 3 * H(), bias_init(cfg));
-  }
+  add_normed_projection(cfg, store, scope, 3);
 }
 
 // v is the third block of [q k v].
@@ -25,12 +17,6 @@ CellTraits LrnCell::traits(const CellConfig& cfg) {
 }
 
 Index LrnCell::expected_params() const { return 3 * I() * H() + (ln_g_ ? 6 * H() : (b_ ? 3 * H() : 0)); }
-
-Var LrnCell::project_inputs(Var x) const {
-  Graph& g = *x.g;
-  if (ln_g_) return layer_norm(matmul(x, g.param(*w_)), g.param(*ln_g_), g.param(*ln_b_));   // [T*B, 3H]
-  return project(x, *w_, b_);                                                                 // [T*B, 3H]
-}
 
 CellState LrnCell::step(Var qkv, const CellState& prev, GateRecord* rec) const {
   const Index h = H();

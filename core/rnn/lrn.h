@@ -21,7 +21,6 @@ class LrnCell final : public CellBase {
   static CellTraits traits(const CellConfig& cfg);
   LrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 3; }
-  Var project_inputs(Var x) const override;
   CellState step(Var qkv, const CellState& prev, GateRecord* rec = nullptr) const override;
   CellInfo info() const override { return {3, 3}; }
   Index expected_params() const override;
@@ -29,10 +28,6 @@ class LrnCell final : public CellBase {
  private:
   static constexpr Act kDefaultOutput = Act::kTanh;   // the LRN repository's cell
   Act output_;
-  Param* w_;
-  Param* b_ = nullptr;
-  Param* ln_g_ = nullptr;
-  Param* ln_b_ = nullptr;
 };
 
 }  // namespace twin

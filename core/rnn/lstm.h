@@ -20,15 +20,9 @@ class LstmCell final : public CellBase {
   LstmCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 4; }
   bool has_memory() const override { return true; }
-  Var project_inputs(Var x) const override;
   CellState step(Var a, const CellState& prev, GateRecord* rec = nullptr) const override;
   CellInfo info() const override { return {8, 8}; }
   Index expected_params() const override;
-
- private:
-  Param* w_;
-  Param* u_;
-  Param* b_ = nullptr;
 };
 
 }  // namespace twin

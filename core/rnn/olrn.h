@@ -24,7 +24,6 @@ class OlrnCell final : public CellBase {
   static CellTraits traits(const CellConfig& cfg) { return {.output = output_of(parse_output(cfg, kDefaultOutput))}; }
   OlrnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 4; }
-  Var project_inputs(Var x) const override;
   CellState step(Var qkvs, const CellState& prev, GateRecord* rec = nullptr) const override;
   CellInfo info() const override { return {4, 4}; }
   Index expected_params() const override;
@@ -32,10 +31,6 @@ class OlrnCell final : public CellBase {
  private:
   static constexpr Act kDefaultOutput = Act::kIdentity;   // the authors' code
   Act output_;
-  Param* w_;
-  Param* b_ = nullptr;
-  Param* ln_g_ = nullptr;
-  Param* ln_b_ = nullptr;
 };
 
 }  // namespace twin

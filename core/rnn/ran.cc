@@ -3,8 +3,7 @@
 namespace twin {
 
 RanCell::RanCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
-    : CellBase("ran", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, kOptions);
+    : CellBase("ran", cfg, input_dim, kOptions) {
   output_ = parse_output(cfg, kDefaultOutput);
   identity_content_ = cfg.content == RanContent::kIdentity;
   TW_CHECK(!identity_content_ || input_dim == cfg.hidden, "cell 'ran': content='identity' (c̃ = x) needs the ",
@@ -14,8 +13,7 @@ RanCell::RanCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
   w_ = &add_param(store, scope, "W", I(), k * H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), 2 * H(), weight_init(cfg));
   if (cfg.layer_norm) {
-    ln_g_ = &add_param(store, scope, "ln_g", 1, k * H(), init::constant(1));
-    ln_b_ = &add_param(store, scope, "ln_b", 1, k * H(), init::constant(0));
+    std::tie(ln_g_, ln_b_) = add_layer_norm(store, scope, "ln", k * H());
   } else if (has_bias) {
     b_ = &add_param(store, scope, "b", 1, 2 * H(), bias_init(cfg));
   }
@@ -27,21 +25,14 @@ Index RanCell::expected_params() const {
 }
 
 Var RanCell::project_inputs(Var x) const {
-  Graph& g = *x.g;
-  Var p = ln_g_ ? layer_norm(matmul(x, g.param(*w_)), g.param(*ln_g_), g.param(*ln_b_))   // [T*B, kH]
-                : project(x, *w_, b_);
+  Var p = CellBase::project_inputs(x);                       // [T*B, kH]
   return identity_content_ ? concat_cols({p, x}) : p;                                    // [T*B, 3H]
 }
 
 CellState RanCell::step(Var a, const CellState& prev, GateRecord* rec) const {
-  Graph& g = *prev.h.g;
   const Index h = H();
-  Var q = matmul(prev.h, g.param(*u_));                      // [B, 2H]
-  if (rec) {
-    const Mat gates = sigmoid(Mat(a.val().leftCols(2 * h) + q.val()));   // [B, 2H]
-    rec->add("i", gates.leftCols(h));
-    rec->add("f", gates.rightCols(h));
-  }
+  Var q = recurrent(prev);                                   // [B, 2H]
+  if (rec) record_blocks(*rec, sigmoid(Mat(a.val().leftCols(2 * h) + q.val())), h, {"i", "f"});
   // One fused node (ops/fused_cells.h): [i f] = σ(a_if + q), c = i c̃ + f c_prev, h = g(c).
   auto [h_new, c] = split_hc(ran_cell(a, q, prev.c, output_ == Act::kTanh));   // [B, H] each
   return {h_new, c};

@@ -39,11 +39,6 @@ class RanCell final : public CellBase {
   static constexpr Act kDefaultOutput = Act::kTanh;
   Act output_;
   bool identity_content_ = false;
-  Param* w_;
-  Param* u_;
-  Param* b_ = nullptr;
-  Param* ln_g_ = nullptr;
-  Param* ln_b_ = nullptr;
 };
 
 }  // namespace twin

@@ -15,17 +15,11 @@ class SrnnCell final : public CellBase {
   static CellTraits traits(const CellConfig&) { return {}; }
   SrnnCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope);
   int k() const override { return 1; }
-  Var project_inputs(Var x) const override { return project(x, *w_, b_); }   // [T*B, H]
   CellState step(Var a, const CellState& prev, GateRecord* rec = nullptr) const override {
-    return {tanh(a + matmul(prev.h, prev.h.g->param(*u_))), {}};           // [B, H]
+    return {tanh(a + recurrent(prev)), {}};   // [B, H]
   }
   CellInfo info() const override { return {2, 2}; }
   Index expected_params() const override { return I() * H() + H() * H() + (b_ ? H() : 0); }
-
- private:
-  Param* w_;
-  Param* u_;
-  Param* b_ = nullptr;
 };
 
 }  // namespace twin

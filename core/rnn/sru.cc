@@ -3,8 +3,7 @@
 namespace twin {
 
 SruCell::SruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
-    : CellBase("sru", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, kOptions);
+    : CellBase("sru", cfg, input_dim, kOptions) {
   output_ = parse_output(cfg, kDefaultOutput);
   w_ = &add_param(store, scope, "W", I(), (I() == H() ? 3 : 4) * H(), weight_init(cfg));
   if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 2 * H(), bias_init(cfg));
@@ -15,17 +14,13 @@ Index SruCell::expected_params() const {
 }
 
 Var SruCell::project_inputs(Var x) const {
-  Var a = project(x, *w_, b_);                               // [T*B, 3H] or [T*B, 4H]
+  Var a = CellBase::project_inputs(x);                       // [T*B, 3H] or [T*B, 4H]
   return I() == H() ? concat_cols({a, x}) : a;               // [T*B, 4H]
 }
 
 CellState SruCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   const Index h = H();
-  if (rec) {
-    const Mat fr = sigmoid(Mat(a.val().leftCols(2 * h)));   // [B, 2H]
-    rec->add("f", fr.leftCols(h));
-    rec->add("r", fr.rightCols(h));
-  }
+  if (rec) record_blocks(*rec, sigmoid(Mat(a.val().leftCols(2 * h))), h, {"f", "r"});
   // One fused node (ops/fused_cells.h): c = f ⊙ c_prev + (1 − f) ⊙ x̃,  h = r ⊙ g(c) + (1 − r) ⊙ x_h.
   auto [h_new, c] = split_hc(sru_cell(a, prev.c, output_ == Act::kTanh));   // [B, H] each
   return {h_new, c};

@@ -32,8 +32,6 @@ class SruCell final : public CellBase {
  private:
   static constexpr Act kDefaultOutput = Act::kTanh;
   Act output_;
-  Param* w_;
-  Param* b_ = nullptr;
 };
 
 }  // namespace twin

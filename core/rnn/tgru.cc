@@ -3,8 +3,7 @@
 namespace twin {
 
 TgruCell::TgruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
-    : CellBase("tgru", cfg, input_dim) {
-  check_cell_config(cfg, input_dim, name_, kOptions);
+    : CellBase("tgru", cfg, input_dim, kOptions) {
   u_ = &add_param(store, scope, "U", H(), 3 * H(), weight_init(cfg));
   if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 3 * H(), bias_init(cfg));
 }
@@ -17,10 +16,7 @@ CellState TgruCell::step(Var, const CellState& prev, GateRecord* rec) const {
   Var z = chunk(zr, 0, h), r = chunk(zr, 1, h);              // [B, H] each
   Var h_tilde = tanh(r * chunk(s, 2, h));                    // [B, H]
   Var h_new = prev.h + z * (h_tilde - prev.h);               // (1 − z) ⊙ h_prev + z ⊙ h̃
-  if (rec) {
-    rec->add("z", z.val());
-    rec->add("r", r.val());
-  }
+  record_gates(rec, {{"z", z}, {"r", r}});
   return {h_new, {}};
 }
 

@@ -24,10 +24,6 @@ class TgruCell final : public CellBase {
   CellState step(Var unused, const CellState& prev, GateRecord* rec = nullptr) const override;
   CellInfo info() const override { return {3, 3}; }
   Index expected_params() const override { return 3 * H() * H() + (b_ ? 3 * H() : 0); }
-
- private:
-  Param* u_;
-  Param* b_ = nullptr;
 };
 
 }  // namespace twin
