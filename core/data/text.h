@@ -50,6 +50,16 @@ class LineReader {
 
 // Every line of a file (LineReader's conventions, UTF-8 checked).
 std::vector<std::string> read_lines(const std::string& path);
+// parse(line, where) for each line of `path` in order, where = "file:line" for its messages; LineReader's
+// conventions. The one loop of the readers that turn each line into one record.
+template <class T, class Parse>
+std::vector<T> read_records(const std::string& path, Parse parse) {
+  LineReader in(path);
+  std::vector<T> out;
+  std::string line;
+  while (in.next(line)) out.push_back(parse(line, in.where()));
+  return out;
+}
 // Every line of standard input by the same conventions (CR and a first-line BOM stripped, UTF-8 checked),
 // named `name` in errors ("<stdin>:3: invalid UTF-8 ...").
 std::vector<std::string> read_stdin_lines(const std::string& name = "<stdin>");

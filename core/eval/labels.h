@@ -2,6 +2,7 @@
 // so that every accuracy in results/ is computed by one function, and the predictions file that keeps the
 // outputs a reported accuracy came from (`make rescore` recomputes the accuracy from it and the gold labels).
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,6 +29,26 @@ void argmax_rows(const Mat& logits, const std::vector<int>& rows, std::vector<La
 // in [0, num_labels) and pred.size() == gold.size(); otherwise an Error.
 nlohmann::json score_labels(const std::vector<int>& pred, const std::vector<int>& gold, int num_labels,
                             const std::string& count_key);
+
+// What scoring a split of labelled examples gives: its metrics, and the predicted label of each example in order.
+struct ScoredLabels {
+  nlohmann::json metrics;
+  std::vector<int> pred;
+};
+
+// The labels of `best` against the gold `.label` of each of `examples` (score_labels, counted as `count_key`), with
+// "<count_key>_per_s": the examples over `seconds`, the time their labelling took.
+template <class Examples>
+ScoredLabels score_predictions(const std::vector<LabelProbability>& best, const Examples& examples, int num_labels,
+                               const std::string& count_key, double seconds) {
+  ScoredLabels s;
+  std::vector<int> gold;
+  for (const auto& e : examples) gold.push_back(e.label);
+  for (const LabelProbability& b : best) s.pred.push_back(b.label);
+  s.metrics = score_labels(s.pred, gold, num_labels, count_key);
+  s.metrics[count_key + "_per_s"] = static_cast<double>(examples.size()) / std::max(seconds, 1e-9);
+  return s;
+}
 
 // One line per example, in data order: names[pred[i]]. Label ids outside names are an Error.
 std::string label_lines(const std::vector<int>& pred, const std::vector<std::string>& names);

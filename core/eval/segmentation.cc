@@ -146,11 +146,7 @@ std::unordered_set<std::string> read_word_list(const std::string& path) {
 }
 
 std::vector<std::vector<std::string>> read_segmented(const std::string& path) {
-  LineReader in(path);
-  std::vector<std::vector<std::string>> out;
-  std::string line;
-  while (in.next(line)) out.push_back(split_segmented(line, in.where()));
-  return out;
+  return read_records<std::vector<std::string>>(path, split_segmented);
 }
 
 void write_segmented(const std::string& path, const std::vector<std::vector<std::string>>& sentences) {

@@ -13,6 +13,21 @@ namespace twin {
 
 namespace fs = std::filesystem;
 
+namespace {
+const char* kSynopsis = " <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n";
+}  // namespace
+
+std::string usage_text(const PredictMode& m) {
+  return std::string("usage: ") + m.name + kSynopsis +
+         "  <run>   a trained run folder (model.best.bin, config.resolved.json)\n"
+         "  input   " + m.in + " (--input FILE, else stdin)\n"
+         "  output  " + m.out + " (--output FILE, else stdout)\n";
+}
+
+std::string modes_text(const PredictMode& m) {
+  return std::string("Modes:\n  ") + m.name + kSynopsis + "      in: " + m.in + "\n      out: " + m.out + "\n";
+}
+
 std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const std::string& usage) {
   PredictArgs p;
   for (int i = 1; i < argc; ++i) {

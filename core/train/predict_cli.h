@@ -11,9 +11,24 @@
 #include <vector>
 
 #include "base/threads.h"
+#include "data/batch.h"
 #include "eval/labels.h"
+#include "graph/graph.h"
 
 namespace twin {
+
+// A prediction mode, described once: its --help and its errors end in usage_text(), its task's --help lists
+// modes_text() (TaskDefaults::help_modes), so the two cannot drift apart.
+struct PredictMode {
+  const char* name;   // "<task> <mode>", e.g. "snli predict"
+  const char* in;     // what one input line holds
+  const char* out;    // what the output holds
+};
+// "usage: <name> <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n" and a line each for <run>,
+// the input and the output.
+std::string usage_text(const PredictMode& m);
+// "Modes:\n" and the mode's synopsis with its input and output, for a task's --help.
+std::string modes_text(const PredictMode& m);
 
 struct PredictArgs {
   std::string run, input, output;   // input/output "": stdin/stdout
@@ -46,7 +61,7 @@ std::string done_line(const char* mode, std::size_t n, const char* noun, const P
 // run(loaded, lines, args) make the output, writes it and prints the closing line. One body, so the modes
 // cannot drift apart in how they read, write and fail.
 template <class Loaded, class Run>
-int lines_mode_main(int argc, char** argv, const char* usage, Run run) {
+int lines_mode_main(int argc, char** argv, const std::string& usage, Run run) {
   const std::optional<PredictArgs> a = parse_predict_args(argc, argv, usage);
   if (!a) return 0;
   set_num_threads(a->threads);
@@ -58,19 +73,33 @@ int lines_mode_main(int argc, char** argv, const char* usage, Run run) {
   return 0;
 }
 
+// One label per example, in input order, in eval_batches by `length` of `batch` examples (no dropout), with
+// logits(g, ids) -> [B, C] the logits of the examples `ids` built in g: what a task's evaluation and its predict
+// mode both label with, so that the predict mode gives a run's own predictions again.
+template <class Example, class Length, class Logits>
+std::vector<LabelProbability> label_examples(const std::vector<Example>& examples, Length length, int batch,
+                                             Logits logits) {
+  std::vector<LabelProbability> out(examples.size());
+  Graph g(Mode::kInfer);
+  for (const std::vector<int>& ids : eval_batches(examples, length, batch)) {
+    g.clear();
+    argmax_rows(logits(g, ids), ids, out);
+  }
+  return out;
+}
+
 // The main of a mode that gives one label per input line (`classify predict`, `snli predict`): loads
 // Predictor::load(run), reads the examples with read(predictor, lines, input name), labels them with
 // predictor.predict(examples, batch) (batch: --batch, else the run's data.eval_batch_size), writes
 // "<name(label)>\t<probability>" per line and reports on stderr. One body, so the modes cannot drift apart.
 template <class Predictor, class Read, class Name>
-int label_lines_main(int argc, char** argv, const char* usage, const char* mode, const char* noun, Read read,
-                     Name name) {
+int label_lines_main(int argc, char** argv, const PredictMode& mode, const char* noun, Read read, Name name) {
   return lines_mode_main<Predictor>(
-      argc, argv, usage, [&](const Predictor& pred, const std::vector<std::string>& lines, const PredictArgs& a) {
+      argc, argv, usage_text(mode), [&](const Predictor& pred, const std::vector<std::string>& lines, const PredictArgs& a) {
         const auto examples = read(pred, lines, input_name(a));
         const std::vector<LabelProbability> out =
             pred.predict(examples, a.batch > 0 ? a.batch : pred.data.eval_batch_size);
-        return ModeOutput{label_probability_lines(out, name), done_line(mode, out.size(), noun, a)};
+        return ModeOutput{label_probability_lines(out, name), done_line(mode.name, out.size(), noun, a)};
       });
 }
 // Runs a mode's main with the task binaries' error convention (train/exit_codes.h): "<label>: error: ..." and

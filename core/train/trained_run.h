@@ -3,6 +3,8 @@
 // its model with model.best.bin's parameters. One route for every mode, so that they check a run folder the
 // same way (train/predict_cli.h's load_run_config) and build the model as training did.
 #pragma once
+#include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -36,6 +38,19 @@ void read_run_sections(T& t, const std::string& run_dir, const std::string& task
   t.data = parse_data(dr);
   JsonReader mr = root.child("model");
   t.model_cfg = parse_model(mr);
+}
+
+// The run's vocabularies: load() when <run_dir>/<kept> exists. A run that finished before its vocabularies were
+// kept gets rebuild() instead, with a note on stderr ("<mode>: <run> keeps no <kept>; rebuilding the <noun> from
+// <source>"): the build is deterministic, so the run's training split gives the same ids (the parameter shapes
+// that load_run_model checks then catch a mismatch).
+template <class Load, class Rebuild>
+void load_run_vocab(const std::string& run_dir, const char* mode, const std::string& kept, const char* noun,
+                    const std::string& source, Load load, Rebuild rebuild) {
+  if (std::filesystem::exists(run_dir + "/" + kept)) return load();
+  std::fprintf(stderr, "%s: %s keeps no %s; rebuilding the %s from %s\n", mode, run_dir.c_str(), kept.c_str(), noun,
+               source.c_str());
+  rebuild();
 }
 
 // t.model = make(store) on a fresh store, then model.best.bin's parameters (strict: every name and shape

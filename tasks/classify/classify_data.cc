@@ -29,11 +29,7 @@ std::vector<Example> read_examples(const std::string& path, int num_labels, bool
   TW_CHECK(std::filesystem::exists(path), "classification data file ", path, " not found (HINT: python3 "
            "data_prep/sst.py writes data/sst/{sst2,sst5}/{train,dev,test}.txt from $RAW_DATA/sst; any corpus with "
            "one `<label> <tokens>` line per example works; data.dir in the experiment says where)");
-  LineReader in(path);
-  std::vector<Example> out;
-  std::string line;
-  while (in.next(line)) {
-    const std::string where = in.where();
+  std::vector<Example> out = read_records<Example>(path, [&](const std::string& line, const std::string& where) {
     std::vector<std::string> f = split_whitespace(line);
     TW_CHECK(!f.empty(), where, ": empty line: missing label (expected `<label> <tokens>`)");
     const std::string& lab = f[0];
@@ -50,8 +46,8 @@ std::vector<Example> read_examples(const std::string& path, int num_labels, bool
     e.label = label;
     e.tokens.assign(std::make_move_iterator(f.begin() + 1), std::make_move_iterator(f.end()));
     if (lowercase) lowercase_ascii(e.tokens);
-    out.push_back(std::move(e));
-  }
+    return e;
+  });
   TW_CHECK(!out.empty(), path, ": no examples (an empty file)");
   return out;
 }

@@ -17,9 +17,15 @@
 #include "classify_data.h"
 #include "classify_model.h"
 #include "eval/labels.h"
+#include "train/predict_cli.h"
 #include "train/trained_run.h"
 
 namespace twin::classify {
+
+// The mode's command line (train/predict_cli.h).
+inline constexpr PredictMode kPredictMode{"classify predict",
+    "one tokenised sentence per line (lowercased when the run was)",
+    "\"label<TAB>probability\" per sentence"};
 
 using Prediction = LabelProbability;   // the label id and its softmax probability
 

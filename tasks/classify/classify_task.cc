@@ -25,7 +25,7 @@ std::vector<double> row_of(const Mat& m, Index r, Index n) {
 }  // namespace
 
 ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs& args)
-    : ExampleTask(root, run, parse_classify_data, parse_classify_model) {
+    : ExampleListTask(root, run, parse_classify_data, parse_classify_model) {
   if (auto it = args.task_flags.find("--memory"); it != args.task_flags.end())
     memory_n_ = static_cast<int>(parse_int_flag("--memory", it->second, 0, 1000000, "a number of test sentences"));
   if (auto it = args.task_flags.find("--memory-file"); it != args.task_flags.end()) {
@@ -64,28 +64,10 @@ SummedLoss ClassifyTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng&
   return {model_->loss(g, b.text, b.labels, rng), static_cast<double>(ids.size())};   // [1,1] summed over sentences
 }
 
-std::vector<int> ClassifyTask::predict(const std::vector<Example>& data) const {
-  const std::vector<LabelProbability> best = label_sentences(*model_, vocab_, data, data_.eval_batch_size);
-  std::vector<int> out(data.size());
-  for (size_t i = 0; i < best.size(); ++i) out[i] = best[i].label;
-  return out;
-}
-
-nlohmann::json ClassifyTask::score(const std::vector<Example>& data, std::vector<int>* pred_out) const {
+ScoredLabels ClassifyTask::score(const std::vector<Example>& data) const {
   Stopwatch sw;
-  std::vector<int> pred = predict(data);
-  const double secs = sw.seconds();
-  std::vector<int> gold(data.size());
-  for (size_t i = 0; i < data.size(); ++i) gold[i] = data[i].label;
-  nlohmann::json s = score_labels(pred, gold, num_labels_, "sentences");
-  s["sentences_per_s"] = static_cast<double>(data.size()) / std::max(secs, 1e-9);
-  if (pred_out) *pred_out = std::move(pred);
-  return s;
-}
-
-Metrics ClassifyTask::evaluate(Split split) {
-  return metrics_from(split == Split::kDev ? score(dev_, &dev_pred_) : score(test_, &test_pred_), "accuracy",
-                      /*higher_is_better=*/true);
+  const std::vector<LabelProbability> best = label_sentences(*model_, vocab_, data, data_.eval_batch_size);
+  return score_predictions(best, data, num_labels_, "sentences", sw.seconds());
 }
 
 void ClassifyTask::memory_sentences(std::vector<Example>& sentences, std::vector<std::string>& sources) const {
@@ -213,10 +195,10 @@ void ClassifyTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   for (int l = 0; l < num_labels_; ++l) names.push_back(std::to_string(l));
   const std::string dir = (std::filesystem::path(run_dir) / "predictions").string();
   std::filesystem::create_directories(dir);
-  write_text_atomic(dir + "/dev.txt", label_lines(dev_pred_, names));
-  write_text_atomic(dir + "/test.txt", label_lines(test_pred_, names));
+  write_text_atomic(dir + "/dev.txt", label_lines(last_dev_.pred, names));
+  write_text_atomic(dir + "/test.txt", label_lines(last_test_.pred, names));
   summary["predictions"] = {{"dev", "predictions/dev.txt"}, {"test", "predictions/test.txt"}};
-  summary["train_accuracy"] = score(train_).at("accuracy");   // of the evaluated model
+  summary["train_accuracy"] = score(train_).metrics.at("accuracy");   // of the evaluated model
   summary["protocol"] = data_.protocol;
   summary["data_dir"] = data_.dir;
   summary["num_labels"] = num_labels_;

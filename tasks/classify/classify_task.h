@@ -16,6 +16,8 @@
 
 #include "classify_data.h"
 #include "classify_model.h"
+#include "classify_predict.h"
+#include "eval/labels.h"
 #include "train/cli.h"
 #include "train/example_task.h"
 
@@ -24,31 +26,22 @@ namespace twin::classify {
 // memory.json: tolerance of the decomposition check (relative, float) for the exact (identity-output) cells.
 inline constexpr double kMemoryTolerance = 1e-5;
 
-class ClassifyTask : public ExampleTask<ClassifyTask, ClassifyDataConfig, ClassifyModelConfig> {
+class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyDataConfig, ClassifyModelConfig, Example,
+                                            ScoredLabels, example_length> {
  public:
   ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--memory", "--memory-file"}; }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() { return data_model_keys(classify_data_table(), classify_model_table()); }
-  static std::string help_modes() {
-    return "Modes:\n"
-           "  classify predict <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
-           "                   label tokenised sentences (one per line) with a trained run's model.best.bin;\n"
-           "                   \"label<TAB>probability\" per sentence out\n";
-  }
-  // train.batch_size is the LM's; this task batches by data.batch_size (sentences per batch).
-  static UnreadKeys unread_train_keys() { return {{"batch_size", "the classify task batches by data.batch_size (sentences per batch)"}}; }
+  static std::string help_modes() { return modes_text(kPredictMode); }
+  static constexpr const char *kName = "classify", *kBatchUnits = "sentences", *kPrimary = "accuracy";
 
   nlohmann::json resolved() const;
-  size_t train_size() const { return train_.size(); }
-  int train_length(size_t id) const { return static_cast<int>(example_length(train_[id])); }
-  BatchingOptions train_batching() const { return data_.train_options(); }
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
-  Metrics evaluate(Split split);
+  // Accuracy and the predictions of `data`.
+  ScoredLabels score(const std::vector<Example>& data) const;
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
-  // Predicted label per example of `data` with the current parameters.
-  std::vector<int> predict(const std::vector<Example>& data) const;
   // The memory analysis of `sentences` (labels < 0: unknown) as memory.json's object; `sources` names where each
   // sentence came from ("test:12", "file:3").
   nlohmann::json memory_report(const std::vector<Example>& sentences, const std::vector<std::string>& sources) const;
@@ -60,18 +53,13 @@ class ClassifyTask : public ExampleTask<ClassifyTask, ClassifyDataConfig, Classi
   const std::vector<Example>& test_data() const { return test_; }
 
  private:
-  // Scores `data` and keeps its predictions in *pred when given.
-  nlohmann::json score(const std::vector<Example>& data, std::vector<int>* pred = nullptr) const;
-
   std::string train_path_;
-  std::vector<Example> train_, dev_, test_;
   int num_labels_ = 0;
   Vocab vocab_;
   long glove_found_ = 0;
   int memory_n_ = -1;            // --memory N; -1 = not given
   std::string memory_file_;      // --memory-file
   std::unique_ptr<ClassifyModel> model_;
-  std::vector<int> dev_pred_, test_pred_;   // of the last evaluate(): written to predictions/ by finish()
 };
 
 }  // namespace twin::classify

@@ -1,7 +1,6 @@
 #include "cws_segment.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -16,15 +15,9 @@
 
 namespace twin::cws {
 
-namespace fs = std::filesystem;
-
 namespace {
 const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
 
-const char* kUsage =
-    "usage: cws segment <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
-    "  raw UTF-8 text in (one sentence per line; stdin without --input), words separated by two spaces out\n"
-    "  (stdout without --output); <run> is a trained run folder (model.best.bin, config.resolved.json)\n";
 }  // namespace
 
 void save_vocab(const CwsVocab& v, const std::string& run_dir, bool bigrams) {
@@ -35,17 +28,13 @@ void save_vocab(const CwsVocab& v, const std::string& run_dir, bool bigrams) {
 Segmenter Segmenter::load(const std::string& run_dir) {
   Segmenter s;
   read_run_sections(s, run_dir, "cws", "bigrams", parse_cws_data, parse_cws_model);
-  const std::string chars_path = run_dir + "/vocab.chars.txt", bigrams_path = run_dir + "/vocab.bigrams.txt";
-  if (fs::exists(chars_path)) {
-    s.vocab.chars = Vocab::load(chars_path, kVocabOptions);
-    if (s.data.bigrams) s.vocab.bigrams = Vocab::load(bigrams_path, kVocabOptions);
-  } else {
-    // Runs that finished before the vocabulary was kept: the build is deterministic, so the training split the
-    // run read gives the same ids (the parameter shapes below check the sizes).
-    std::fprintf(stderr, "cws segment: %s keeps no vocab.chars.txt; rebuilding the vocabulary from %s/%s.seg\n",
-                 run_dir.c_str(), s.data.dir.c_str(), s.data.train.c_str());
-    s.vocab = build_vocab(read_split(s.data, s.data.train), s.data);
-  }
+  load_run_vocab(
+      run_dir, "cws segment", "vocab.chars.txt", "vocabulary", s.data.dir + "/" + s.data.train + ".seg",
+      [&] {
+        s.vocab.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
+        if (s.data.bigrams) s.vocab.bigrams = Vocab::load(run_dir + "/vocab.bigrams.txt", kVocabOptions);
+      },
+      [&] { s.vocab = build_vocab(read_split(s.data, s.data.train), s.data); });
   load_run_model(s, run_dir, [&](ParamStore& store) {
     return std::make_unique<CwsModel>(s.model_cfg, s.vocab.chars.size(), s.data.bigrams ? s.vocab.bigrams.size() : 0,
                                       store);
@@ -83,7 +72,7 @@ std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::
 }
 
 int segment_main(int argc, char** argv) {
-  return lines_mode_main<Segmenter>(argc, argv, kUsage, [](const Segmenter& seg, const std::vector<std::string>& lines,
+  return lines_mode_main<Segmenter>(argc, argv, usage_text(kSegmentMode), [](const Segmenter& seg, const std::vector<std::string>& lines,
                                                            const PredictArgs& a) {
     const auto words = seg.segment(lines, a.batch > 0 ? a.batch : seg.data.eval_batch_size, input_name(a));
     std::string text;
@@ -91,7 +80,7 @@ int segment_main(int argc, char** argv) {
       for (size_t k = 0; k < s.size(); ++k) text += (k ? "  " : "") + s[k];
       text += '\n';
     }
-    return ModeOutput{text, done_line("cws segment", lines.size(), "lines", a)};
+    return ModeOutput{text, done_line(kSegmentMode.name, lines.size(), "lines", a)};
   });
 }
 

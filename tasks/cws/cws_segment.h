@@ -13,9 +13,15 @@
 
 #include "cws_data.h"
 #include "cws_model.h"
+#include "train/predict_cli.h"
 #include "train/trained_run.h"
 
 namespace twin::cws {
+
+// The mode's command line (train/predict_cli.h).
+inline constexpr PredictMode kSegmentMode{"cws segment",
+    "raw UTF-8 text, one sentence per line",
+    "each line's words separated by two spaces"};
 
 // A trained CWS model loaded from a run folder.
 struct Segmenter : TrainedModel<CwsDataConfig, CwsModelConfig, CwsVocab, CwsModel> {

@@ -12,10 +12,8 @@
 namespace twin::cws {
 
 CwsTask::CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
-    : ExampleTask(root, run, parse_cws_data, parse_cws_model) {
-  train_ = read_split(data_, data_.train);
-  dev_ = read_split(data_, data_.dev);
-  test_ = read_split(data_, data_.test);
+    : ExampleListTask(root, run, parse_cws_data, parse_cws_model) {
+  read_splits(data_.train, data_.dev, data_.test, [this](const std::string& f) { return read_split(data_, f); });
   vocab_ = build_vocab(train_, data_);
   train_words_ = read_word_list(data_.dir + "/" + data_.words);
   model_ = std::make_unique<CwsModel>(mcfg_, vocab_.chars.size(), data_.bigrams ? vocab_.bigrams.size() : 0, store_);
@@ -44,8 +42,8 @@ std::vector<std::vector<std::string>> CwsTask::segment(const std::vector<Sentenc
   return out;
 }
 
-CwsTask::Scored CwsTask::score(const std::vector<Sentence>& data) const {
-  Scored s;
+CwsScored CwsTask::score(const std::vector<Sentence>& data) const {
+  CwsScored s;
   double secs = 0;
   s.words = segment(data, &secs);
   std::vector<std::vector<std::string>> gold;
@@ -60,20 +58,12 @@ CwsTask::Scored CwsTask::score(const std::vector<Sentence>& data) const {
   return s;
 }
 
-Metrics CwsTask::evaluate(Split split) {
-  const bool dev = split == Split::kDev;
-  Scored s = score(dev ? dev_ : test_);
-  Metrics m = metrics_from(s.metrics, "f1", /*higher_is_better=*/true);
-  (dev ? last_dev_ : last_test_) = std::move(s);
-  return m;
-}
-
 void CwsTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   // The bakeoff format, so that anyone can run the official score script:
   //   perl score <train_words> <gold> <run>/segmented/test.utf8
   std::filesystem::create_directories(run_dir + "/segmented");
-  for (const auto& [split, scored] : {std::pair<std::string, const Scored*>{data_.dev, &last_dev_},
-                                      std::pair<std::string, const Scored*>{data_.test, &last_test_}}) {
+  for (const auto& [split, scored] : {std::pair<std::string, const CwsScored*>{data_.dev, &last_dev_},
+                                      std::pair<std::string, const CwsScored*>{data_.test, &last_test_}}) {
     if (scored->words.empty()) continue;
     write_segmented(run_dir + "/segmented/" + split + ".utf8", scored->words);
     summary["segmentation"][split] = scored->metrics;

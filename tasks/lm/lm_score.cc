@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -17,28 +16,14 @@
 
 namespace twin::lm {
 
-namespace fs = std::filesystem;
-
-namespace {
-const char* kUsage =
-    "usage: lm score <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
-    "  one sentence per line in (stdin without --input); \"logprob<TAB>tokens<TAB>ppl\" per sentence out, then a\n"
-    "  \"# total\" line (stdout without --output); <run> is a trained run folder (model.best.bin, config.resolved.json)\n";
-
-}  // namespace
-
 Scorer Scorer::load(const std::string& run_dir) {
   Scorer s;
   read_run_sections(s, run_dir, "lm", "bptt", parse_lm_data, parse_lm_model);
   const std::string vocab_path = run_dir + "/vocab.txt";
-  if (fs::exists(vocab_path)) {
-    s.vocab = Vocab::load(vocab_path, VocabOptions{{}, "<unk>", false, 1, 0});
-  } else {
-    // Runs that finished before the vocabulary was kept: the same deterministic build as the run's.
-    std::fprintf(stderr, "lm score: %s keeps no vocab.txt; rebuilding the vocabulary from %s\n", run_dir.c_str(),
-                 s.data.dir.c_str());
-    s.vocab = load_corpus(s.data).vocab;
-  }
+  load_run_vocab(
+      run_dir, "lm score", "vocab.txt", "vocabulary", s.data.dir,
+      [&] { s.vocab = Vocab::load(vocab_path, VocabOptions{{}, "<unk>", false, 1, 0}); },
+      [&] { s.vocab = load_corpus(s.data).vocab; });
   TW_CHECK(s.vocab.find("<eos>") >= 0, vocab_path, ": no <eos> word");
   load_run_model(s, run_dir, [&](ParamStore& store) { return std::make_unique<LmModel>(s.model_cfg, s.vocab.size(), store); });
   return s;
@@ -92,7 +77,7 @@ std::vector<SentenceScore> Scorer::score(const std::vector<std::string>& lines, 
 }
 
 int score_main(int argc, char** argv) {
-  return lines_mode_main<Scorer>(argc, argv, kUsage, [](const Scorer& scorer, const std::vector<std::string>& lines,
+  return lines_mode_main<Scorer>(argc, argv, usage_text(kScoreMode), [](const Scorer& scorer, const std::vector<std::string>& lines,
                                                         const PredictArgs& a) {
     const auto scores = scorer.score(lines, a.batch > 0 ? a.batch : 64, input_name(a));
     std::string text;

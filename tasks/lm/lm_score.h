@@ -15,9 +15,15 @@
 
 #include "lm_data.h"
 #include "lm_model.h"
+#include "train/predict_cli.h"
 #include "train/trained_run.h"
 
 namespace twin::lm {
+
+// The mode's command line (train/predict_cli.h).
+inline constexpr PredictMode kScoreMode{"lm score",
+    "one sentence per line",
+    "\"logprob<TAB>tokens<TAB>ppl\" per sentence, then a \"# total\" line"};
 
 struct SentenceScore {
   double logprob = 0;   // natural log

@@ -5,6 +5,7 @@
 
 #include "lm_data.h"
 #include "lm_model.h"
+#include "lm_score.h"
 #include "train/cli.h"
 #include "train/dist.h"
 
@@ -14,11 +15,7 @@ class LmTask : public TaskDefaults {
  public:
   LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<std::string> flags() { return {"--dump-gates"}; }
-  static std::string help_modes() {
-    return "Modes:\n"
-           "  lm score <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
-           "                 per-sentence log-probability and perplexity of a text file with a trained run's model\n";
-  }
+  static std::string help_modes() { return modes_text(kScoreMode); }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() { return data_model_keys(lm_data_table(), lm_model_table()); }
 

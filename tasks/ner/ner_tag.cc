@@ -1,7 +1,6 @@
 #include "ner_tag.h"
 
 #include <cstdio>
-#include <filesystem>
 
 #include "base/check.h"
 #include "base/json_reader.h"
@@ -14,16 +13,9 @@
 
 namespace twin::ner {
 
-namespace fs = std::filesystem;
-
 namespace {
 const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
 
-const char* kUsage =
-    "usage: ner tag <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n"
-    "  one tokenised sentence per line in (tokens separated by spaces; stdin without --input); CoNLL lines out:\n"
-    "  token<TAB>tag per token (BIO tags), a blank line after each sentence (stdout without --output);\n"
-    "  <run> is a trained run folder (model.best.bin, config.resolved.json)\n";
 
 // tags.txt: one tag per line in id order, "O" first (build_vocab's order).
 std::vector<std::string> load_tags(const std::string& path) {
@@ -45,19 +37,15 @@ void save_vocab(const NerVocab& v, const std::string& run_dir) {
 Tagger Tagger::load(const std::string& run_dir) {
   Tagger t;
   read_run_sections(t, run_dir, "ner", "scheme", parse_ner_data, parse_ner_model);
-  const std::string words_path = run_dir + "/vocab.words.txt", chars_path = run_dir + "/vocab.chars.txt",
-                    tags_path = run_dir + "/tags.txt";
-  if (fs::exists(words_path)) {
-    t.vocab.words = Vocab::load(words_path, kVocabOptions);
-    t.vocab.chars = Vocab::load(chars_path, kVocabOptions);
-    t.vocab.tags = load_tags(tags_path);
-  } else {
-    // Runs that finished before the vocabularies were kept: the build is deterministic, so the training split
-    // the run read gives the same ids (the parameter shapes below check the sizes).
-    std::fprintf(stderr, "ner tag: %s keeps no vocab.words.txt; rebuilding the vocabularies from %s/%s.%s\n",
-                 run_dir.c_str(), t.data.text.dir.c_str(), t.data.text.train.c_str(), t.data.extension.c_str());
-    t.vocab = build_vocab(read_split(t.data, t.data.text.train), t.data);
-  }
+  const TextDataConfig& text = t.data.text;
+  load_run_vocab(
+      run_dir, "ner tag", "vocab.words.txt", "vocabularies", text.dir + "/" + text.train + "." + t.data.extension,
+      [&] {
+        t.vocab.words = Vocab::load(run_dir + "/vocab.words.txt", kVocabOptions);
+        t.vocab.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
+        t.vocab.tags = load_tags(run_dir + "/tags.txt");
+      },
+      [&] { t.vocab = build_vocab(read_split(t.data, text.train), t.data); });
   load_run_model(t, run_dir, [&](ParamStore& store) {
     return std::make_unique<NerModel>(t.model_cfg, t.vocab.words.size(), t.vocab.chars.size(),
                                       static_cast<int>(t.vocab.tags.size()), store);
@@ -102,7 +90,7 @@ std::vector<std::vector<std::string>> Tagger::tag(const std::vector<std::vector<
 }
 
 int tag_main(int argc, char** argv) {
-  return lines_mode_main<Tagger>(argc, argv, kUsage, [](const Tagger& tagger, const std::vector<std::string>& lines,
+  return lines_mode_main<Tagger>(argc, argv, usage_text(kTagMode), [](const Tagger& tagger, const std::vector<std::string>& lines,
                                                         const PredictArgs& a) {
     const auto sentences = Tagger::read_sentences(lines, input_name(a));
     const auto tags = tagger.tag(sentences, a.batch > 0 ? a.batch : tagger.data.text.eval_batch_size);

@@ -16,9 +16,15 @@
 
 #include "ner_data.h"
 #include "ner_model.h"
+#include "train/predict_cli.h"
 #include "train/trained_run.h"
 
 namespace twin::ner {
+
+// The mode's command line (train/predict_cli.h).
+inline constexpr PredictMode kTagMode{"ner tag",
+    "one tokenised sentence per line (tokens separated by spaces)",
+    "CoNLL lines: token<TAB>tag per token (BIO tags), a blank line after each sentence"};
 
 // A trained NER model loaded from a run folder.
 struct Tagger : TrainedModel<NerDataConfig, NerModelConfig, NerVocab, NerModel> {

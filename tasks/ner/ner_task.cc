@@ -12,10 +12,9 @@
 namespace twin::ner {
 
 NerTask::NerTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
-    : ExampleTask(root, run, parse_ner_data, parse_ner_model) {
-  train_ = read_split(data_, data_.text.train);
-  dev_ = read_split(data_, data_.text.dev);
-  test_ = read_split(data_, data_.text.test);
+    : ExampleListTask(root, run, parse_ner_data, parse_ner_model) {
+  const TextDataConfig& t = data_.text;
+  read_splits(t.train, t.dev, t.test, [this](const std::string& f) { return read_split(data_, f); });
   vocab_ = build_vocab(train_, data_);
   model_ = std::make_unique<NerModel>(mcfg_, vocab_.words.size(), vocab_.chars.size(),
                                       static_cast<int>(vocab_.tags.size()), store_);
@@ -45,8 +44,8 @@ std::vector<std::vector<std::string>> NerTask::tag(const std::vector<Sentence>& 
   return out;
 }
 
-NerTask::Scored NerTask::score(const std::vector<Sentence>& data) const {
-  Scored s;
+NerScored NerTask::score(const std::vector<Sentence>& data) const {
+  NerScored s;
   double secs = 0;
   const auto pred = tag(data, &secs);
   SpanCounts counts;
@@ -61,14 +60,6 @@ NerTask::Scored NerTask::score(const std::vector<Sentence>& data) const {
   s.metrics = counts.to_json();
   s.metrics["decode_tokens_s"] = tokens / std::max(secs, 1e-9);
   return s;
-}
-
-Metrics NerTask::evaluate(Split split) {
-  const bool dev = split == Split::kDev;
-  Scored s = score(dev ? dev_ : test_);
-  Metrics m = metrics_from(s.metrics, "f1", /*higher_is_better=*/true);
-  (dev ? last_dev_ : last_test_) = std::move(s);
-  return m;
 }
 
 namespace {
@@ -89,8 +80,8 @@ void NerTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   const std::string dir = (std::filesystem::path(run_dir) / "predictions").string();
   std::filesystem::create_directories(dir);
   for (const auto& [split, data, scored] :
-       {std::tuple<std::string, const std::vector<Sentence>*, const Scored*>{"dev", &dev_, &last_dev_},
-        std::tuple<std::string, const std::vector<Sentence>*, const Scored*>{"test", &test_, &last_test_}}) {
+       {std::tuple<std::string, const std::vector<Sentence>*, const NerScored*>{"dev", &dev_, &last_dev_},
+        std::tuple<std::string, const std::vector<Sentence>*, const NerScored*>{"test", &test_, &last_test_}}) {
     if (scored->pred_bio.empty()) continue;
     write_text_atomic(dir + "/" + split + ".txt", conll_lines(*data, scored->gold_bio, scored->pred_bio));
     summary["predictions"][split] = "predictions/" + split + ".txt";

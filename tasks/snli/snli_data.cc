@@ -55,11 +55,7 @@ std::vector<Pair> read_split(const SnliDataConfig& c, const std::string& split) 
   TW_CHECK(std::filesystem::exists(path), "SNLI data file ", path, " not found (HINT: python3 data_prep/snli.py "
            "[--protocol inhouse|full|sick] writes data/snli/<protocol>/ from $RAW_DATA/{snli,sick}; data.dir in the "
            "experiment says where)");
-  LineReader in(path);
-  std::vector<Pair> out;
-  std::string line;
-  while (in.next(line)) {
-    const std::string where = in.where();
+  std::vector<Pair> out = read_records<Pair>(path, [&](const std::string& line, const std::string& where) {
     const auto f = split_on(line, '\t');
     TW_CHECK(f.size() == 3, where, ": ", f.size(), " tab-separated field(s), expected 3 (label, premise, hypothesis)");
     Pair p;
@@ -68,8 +64,8 @@ std::vector<Pair> read_split(const SnliDataConfig& c, const std::string& split) 
     p.hypothesis = tokens_of(f[2], c.lowercase);
     TW_CHECK(!p.premise.empty(), where, ": empty premise");
     TW_CHECK(!p.hypothesis.empty(), where, ": empty hypothesis");
-    out.push_back(std::move(p));
-  }
+    return p;
+  });
   TW_CHECK(!out.empty(), path, ": no pairs (an empty split; rerun python3 data_prep/snli.py)");
   return out;
 }

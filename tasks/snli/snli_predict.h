@@ -18,9 +18,15 @@
 #include "snli_data.h"
 #include "eval/labels.h"
 #include "snli_model.h"
+#include "train/predict_cli.h"
 #include "train/trained_run.h"
 
 namespace twin::snli {
+
+// The mode's command line (train/predict_cli.h).
+inline constexpr PredictMode kPredictMode{"snli predict",
+    "one tokenised \"premise<TAB>hypothesis\" pair per line",
+    "\"label<TAB>probability\" per pair"};
 
 using Prediction = LabelProbability;   // label 0..2 (label_name() gives its name) and its softmax probability
 
