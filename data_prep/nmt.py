@@ -45,7 +45,7 @@ import moses_tok
 from nmt_common import PROG, fail, file_sha256, lines_of, require_spm_tools, roundtrip, sha256, spm_train, \
     spm_version, warn
 from nmt_own import own_main
-from prep_common import new_folder, read_maybe_gz
+from prep_common import decode_utf8, new_folder, read_maybe_gz
 
 LANGS = ("en", "de")
 # our split name -> Multi30k file stem; lines; tok tokens en, de; raw tokens en, de (multi30k/SOURCE.md)
@@ -67,12 +67,7 @@ def read(folder, name, how):
     for p in (os.path.join(folder, name), os.path.join(folder, name + ".gz")):
         if os.path.isfile(p):
             data = read_maybe_gz(p, fail, f"; replace it with a good copy ({how})")
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError as e:
-                start, line = data.rfind(b"\n", 0, e.start) + 1, data.count(b"\n", 0, e.start) + 1
-                fail(f"{p}:{line}: invalid UTF-8 at byte {e.start - start} of the line ({e.reason}, byte "
-                     f"0x{data[e.start]:02x}); replace it with a good copy ({how})")
+            decode_utf8(data, p, fail, f"replace it with a good copy ({how})")
             return p, data
     fail(f"missing {os.path.join(folder, name)} (or .gz): {how}, or point --raw / RAW_DATA at the folder "
          f"that holds multi30k/ and wmt14_en_de/")
