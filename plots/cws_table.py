@@ -14,7 +14,7 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 """
 import os
 
-from run_files import (table_main, pct, pct_csv, cell_key, csv_note, csv_path, load_runs, number_or_none,
+from run_files import (table_main, md_table, pct, pct_csv, cell_key, csv_note, csv_path, load_runs, number_or_none,
                        read_task_run, run_outcome, seed_group_lines, train_rate, write_sections, reproduced_by, seed_of)
 
 import seeds_table
@@ -67,13 +67,10 @@ def corpus_section(corpus, every):
     # The seeded runs of a protocol of seeds.md, for the paired test (none for a corpus without one).
     tested = seeds_table.load_dirs(r["dir"] for r in rs if seed_of(r["run"]) is not None)
     tested = next(iter(tested.values()), {})
-    lines = [f"## {corpus.upper()}", "",
-             "| cell | objective | params | P | R | F1 | OOV rate | OOV recall | IV recall | dev F1 | train chars/s "
-             "| epochs | paper MSRA P / R / F | protocol |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
-    lines += [r["md"] for r in rs]
-    if not rs:
-        lines.append("| (no finished run committed yet) | | | | | | | | | | | | | |")
+    lines = [f"## {corpus.upper()}", ""] + md_table(
+        "| cell | objective | params | P | R | F1 | OOV rate | OOV recall | IV recall | dev F1 | train chars/s "
+        "| epochs | paper MSRA P / R / F | protocol |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|", [r["md"] for r in rs])
     if twins:
         lines += ["", "Listed once: " + ", ".join(f"`{a}`" for a in sorted(twins)) + " (earlier runs without a "
                   "seed suffix, which ran the default seed) gave the same test numbers after the same steps as "

@@ -296,6 +296,13 @@ def write_table(path, lines, rows, script, csv_header, csv_rows):
     return [path, write_csv(csv_path(path), csv_header, csv_rows)]
 
 
+def md_table(header, align, rows):
+    """A markdown table's lines: the header and alignment lines, then `rows` (markdown lines), or one row saying
+    that no finished run is committed yet, as wide as the header, so that an empty table still shows its columns."""
+    empty = "| (no finished run committed yet) |" + " |" * (align.count("|") - 2)
+    return [header, align] + (list(rows) or [empty])
+
+
 def write_sections(path, lines, rows, script, csv_header, group, default, section):
     """write_table for a table of one section per value of r[group] (sorted; `default` alone when there is no
     row, so an empty table still shows its headings): section(value, that value's rows) returns the section's

@@ -14,7 +14,7 @@ A run folder that cannot be read is reported on stderr and left out (plots/run_f
 """
 import os
 
-from run_files import (table_main, pct, pct_csv, cell_key, csv_note, csv_path, load_runs, number_or_none,
+from run_files import (table_main, md_table, pct, pct_csv, cell_key, csv_note, csv_path, load_runs, number_or_none,
                        read_task_run, run_outcome, write_sections, seed_group_lines, train_rate)
 
 SCRIPT = "snli_table.py"
@@ -65,13 +65,10 @@ def set_section(st, set_rows):
     """The lines of one set's section of snli.md (its runs, the ATR / GRU parameter ratio per model kind) and the
     rows it lists, for write_sections."""
     rs = sorted(set_rows, key=lambda r: (r["model"], -(r["test"] or 0)))
-    lines = [f"## {st}", "",
-             "| model | cell | params | params w/o embeddings | train | dev | test | majority class (test) "
-             "| train pairs/s | epochs | paper test (params) | protocol |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
-    lines += [r["md"] for r in rs]
-    if not rs:
-        lines.append("| (no finished run committed yet) | | | | | | | | | | | |")
+    lines = [f"## {st}", ""] + md_table(
+        "| model | cell | params | params w/o embeddings | train | dev | test | majority class (test) "
+        "| train pairs/s | epochs | paper test (params) | protocol |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|", [r["md"] for r in rs])
     groups = seed_group_lines(rs, "test", what="test accuracy")
     if groups:
         lines += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`; paired significance "
