@@ -4,9 +4,8 @@
 #include "data/text.h"
 
 namespace twin {
-namespace {
 
-void encode(char32_t cp, std::string& out) {
+void utf8_append(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
   } else if (cp < 0x800) {
@@ -23,6 +22,8 @@ void encode(char32_t cp, std::string& out) {
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
 }
+
+namespace {
 
 // Byte length of the whitespace character at s[i] (Python's str.split() set), or 0 if s[i] starts none.
 size_t whitespace_len(std::string_view s, size_t i) {
@@ -58,7 +59,7 @@ void lower_cp(char32_t cp, std::string& out) {
   } else if (cp == 0x1E9E) {   // capital sharp s
     lc = 0xDF;
   }
-  encode(lc, out);
+  utf8_append(out, lc);
 }
 
 }  // namespace

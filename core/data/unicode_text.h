@@ -3,7 +3,7 @@
 // lenient, unlike data/text.h's strict readers: an invalid byte is data here, copied through unchanged.
 //  - split_unicode_whitespace / strip_unicode_whitespace: str.split() / str.strip() with no argument;
 //  - utf8_lower: str.lower() on the blocks German, French and Russian text needs (Ü, ß, non-breaking spaces);
-//  - utf8_decode, replace_all, join_with_spaces: the pieces the tokenizers are built from.
+//  - utf8_decode, utf8_append, replace_all, join_with_spaces: the pieces the tokenizers are built from.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -30,6 +30,9 @@ std::string_view strip_unicode_whitespace(std::string_view s);
 // (U+0400-U+042F) and U+1E9E (capital sharp s); other characters (Greek, whose final-sigma rule Python
 // applies, and the rest) and invalid bytes are left unchanged.
 std::string utf8_lower(std::string_view s);
+
+// Appends the UTF-8 encoding of the code point cp (at most U+10FFFF, not a surrogate) to out.
+void utf8_append(std::string& out, char32_t cp);
 
 // Replaces every occurrence of `from` in s by `to`, left to right, non-overlapping (Python's str.replace).
 void replace_all(std::string& s, std::string_view from, std::string_view to);

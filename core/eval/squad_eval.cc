@@ -90,24 +90,6 @@ bool is_case_ignorable(char32_t cp) {
   return cp == '\'' || cp == '.' || cp == ':' || cp == 0xB7 || cp == 0x2019 || (cp >= 0x300 && cp <= 0x36F);
 }
 
-void append_utf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 // Python's str.lower(): the generated table, U+0130 -> "i" + U+0307, and capital sigma -> final sigma at the end
 // of a word (a cased letter before it, none after it, case-ignorables skipped both ways). Invalid bytes are copied.
 std::string python_lower(std::string_view s) {
@@ -132,15 +114,15 @@ std::string python_lower(std::string_view s) {
       out += static_cast<char>(std::tolower(static_cast<int>(cp)));
     } else if (cp == 0x130) {
       out += 'i';
-      append_utf8(out, 0x307);
+      utf8_append(out, 0x307);
     } else if (cp == 0x3A3) {
       std::size_t b = k, f = k + 1;
       while (b > 0 && is_case_ignorable(cps[b - 1].cp)) --b;
       while (f < cps.size() && is_case_ignorable(cps[f].cp)) ++f;
       const bool final = b > 0 && is_cased(cps[b - 1].cp) && !(f < cps.size() && is_cased(cps[f].cp));
-      append_utf8(out, final ? 0x3C2 : 0x3C3);
+      utf8_append(out, final ? 0x3C2 : 0x3C3);
     } else {
-      append_utf8(out, lower_cp(cp));
+      utf8_append(out, lower_cp(cp));
     }
   }
   return out;
