@@ -58,6 +58,7 @@ from prep_common import find, messages, new_folder, read_stored, stored_info, de
 PROG = "data_prep/squad.py"
 fail, warn, note = messages(PROG)
 TOKEN = re.compile(r"[^\W_]+|\S")
+SURROGATE = re.compile("[\ud800-\udfff]")   # JSON may escape half a UTF-16 pair; UTF-8 cannot write it
 DEV, TRAIN = "dev-v1.1.json", "train-v1.0-explorer.json"
 # squad/SOURCE.md: sha256 of the stored .gz, of its content, and the published counts
 # (articles, paragraphs, questions, answers, answers without offset)
@@ -95,6 +96,10 @@ def need(obj, key, kind, where, path):
     v = obj[key]
     if not isinstance(v, kind):
         fail(f"{path}: {where}.{key}: a JSON {type(v).__name__}, expected a {'list' if kind is list else 'string'}")
+    m = SURROGATE.search(v) if kind is str else None
+    if m:
+        fail(f"{path}: {where}.{key}: the text holds the escape \\u{ord(m.group()):04x}, a lone UTF-16 surrogate, "
+             f"which is not a character: fix the item")
     return v
 
 
@@ -148,7 +153,7 @@ def read_squad(path, no_check, relocate):
     first = {"no_offset": [], "not_aligned": [], "no_token": [], "relocated": []}
     for a, art in enumerate(need(root, "data", list, "top level", path)):
         where_a = f"data[{a}]"
-        title = art.get("title", "") if isinstance(art, dict) else ""
+        title = need(art, "title", str, where_a, path) if isinstance(art, dict) and "title" in art else ""
         paras = []
         for p, para in enumerate(need(art, "paragraphs", list, where_a, path)):
             where = f"{where_a}.paragraphs[{p}]"

@@ -140,6 +140,11 @@ class SquadPrep(CorpusPrepCase):
         self.write(train=t)
         self.assert_fails(["data[2].paragraphs[0].qas[0] (id t1): duplicate id, first at data[0].paragraphs[0].qas[0]"])
 
+    def test_lone_surrogate_escape_is_an_error(self):
+        # json.loads accepts "\ud800"; writing the UTF-8 output would then raise UnicodeEncodeError
+        self.write(train_text=json.dumps(train_data()).replace("Where was it?", "Where\\ud800?"))
+        self.assert_fails(["data[0].paragraphs[0].qas[0] (id t1).question: the text holds the escape \\ud800"])
+
     def test_failed_run_keeps_the_previous_output(self):
         self.write()
         self.assertEqual(self.prep()[0], 0)
