@@ -15,6 +15,7 @@ import os
 from run_files import (HEADLINE_MIN_SEEDS, cell_sort_key, csv_note, csv_path, headline_group, report, run_problems,
                        write_csv, write_text)
 import cws_table
+import hgates_table
 import lm_table
 import nmt_table
 import seeds_table
@@ -221,11 +222,14 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False, left=No
 
 def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None):
     """results/cells.md, cells.csv, cells_paper.csv and (readme given) the README block; the paths written.
-    seeds (seeds_table.load): the comparisons over seeds with their significance, as a second part."""
+    seeds (seeds_table.load): the comparisons over seeds with their significance, as a second part; then
+    hgates_table's "does h_{t-1} in the gates matter?" over the runs in runs_dir."""
     table, left = collect(lm, nmt, cws, snli, speed)
     speed_path = speed["ours_path"] if speed else "results/speed/lm.json"
     lines, cells, paper_cells = build(table, out, os.path.dirname(out) or ".", runs_dir, speed_path, left=left)
     lines += [""] + seeds_table.build(seeds or {}, os.path.dirname(out) or ".", heading="##")[0]
+    # Issue 55's pairs: the same cells with and without h_{t-1} in their gates.
+    lines += hgates_table.build(hgates_table.load(runs_dir), os.path.dirname(out) or ".", heading="##")[0]
     write_text(out, "\n".join(lines) + "\n")
     rows = []
     for c in cells:

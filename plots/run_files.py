@@ -343,6 +343,18 @@ def cell_key(cell):
         key += "_reset_before"
     if cell.get("transitions", 1) != 1:
         key += f"_t{cell['transitions']}"
+    # issue 55's options: minGRU/minLSTM's candidate ("g" is the default's own name), minLSTM without the
+    # f/(f+i) normalisation, QRNN's filter width, IndRNN's recurrent-weight bound, HGRN's forget-gate bound
+    if cell.get("candidate", "default") not in ("default", "g"):
+        key += "_" + str(cell["candidate"])
+    if cell.get("normalize_gates") is False:
+        key += "_nonorm"
+    if cell.get("filter_width", 1) != 1:
+        key += f"_w{cell['filter_width']}"
+    if cell.get("recurrent_bound", 1.0) != 1.0:
+        key += f"_rb{cell['recurrent_bound']:g}"
+    if cell.get("forget_lower_bound", 0.0):
+        key += f"_lb{cell['forget_lower_bound']:g}"
     return key
 
 

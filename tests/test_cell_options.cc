@@ -15,10 +15,15 @@
 #include "rnn/cell_factory.h"
 #include "rnn/deep_transition.h"
 #include "rnn/gru.h"
+#include "rnn/hgrn.h"
+#include "rnn/indrnn.h"
 #include "rnn/lgru.h"
 #include "rnn/lrn.h"
 #include "rnn/lstm.h"
+#include "rnn/mingru.h"
+#include "rnn/minlstm.h"
 #include "rnn/olrn.h"
+#include "rnn/qrnn.h"
 #include "rnn/ran.h"
 #include "rnn/srnn.h"
 #include "rnn/sru.h"
@@ -102,14 +107,22 @@ TEST(CellOptions, TableRowsAreTheSameAsBefore) {
       {"init_scale", "number", "[0.0, 10.0]", 0.08, "uniform(-a, a) / normal(0, a) scale"},
       {"bias_init", "choice", "zero | uniform", "zero",
        "biases start at zero, or uniform(-init_scale, init_scale) like the weights"},
-      {"forget_bias", "number", "[-100.0, 100.0]", 0.0, "lstm: initial forget-gate bias"},
+      {"forget_bias", "number", "[-100.0, 100.0]", 0.0, "lstm, minlstm: initial forget-gate bias"},
       {"gru_reset_after", "bool", "true | false", true, "gru: r * (h U) (one [H,3H] product) or (r * h) U"},
       {"transitions", "int", "[0, 64]", 1, "dt: T-GRU transitions after the L-GRU"},
       {"content", "choice", "default | linear | identity", "default",
        "ran: content x W_c (linear) or x (identity, needs I = H)"},
       // Options added since, each at the end (issue 54's demonstration of adding one).
       {"highway_bias", "number", "[-100.0, 100.0]", 0.0,
-       "sru: initial bias b_r of the highway gate r (< 0: h starts near the highway x_h)"}};
+       "sru: initial bias b_r of the highway gate r (< 0: h starts near the highway x_h)"},
+      // issue 55: minGRU, minLSTM, QRNN, IndRNN, HGRN
+      {"candidate", "choice", "default | g | tanh | identity", "default",
+       "mingru, minlstm: h~ = g(x W_h + b): the reference g (x + 0.5 if x >= 0, else sigmoid), tanh, identity"},
+      {"normalize_gates", "bool", "true | false", true, "minlstm: f, i <- f / (f + i), i / (f + i)"},
+      {"filter_width", "int", "[1, 2]", 1, "qrnn: convolution width (2: x_{t-1} and x_t)"},
+      {"recurrent_bound", "number", "[0.0, 100.0]", 1.0, "indrnn: |u| <= bound, projected after every update (> 0)"},
+      {"forget_lower_bound", "number", "[0.0, 1.0]", 0.0,
+       "hgrn: forget gate in [g, 1), g < 1; in an lm of L > 1 layers layer k gets g k / (L - 1)"}};
   const std::vector<KeyDoc> docs = cell_table().docs();
   ASSERT_EQ(docs.size(), want.size());
   for (size_t k = 0; k < want.size(); ++k) {
@@ -150,7 +163,12 @@ TEST(CellOptions, EachCellAcceptsItsOptionsAndRefusesEveryOther) {
       {"lgru", every},
       {"tgru", every},
       {"dt", with({"transitions"})},
-      {"srnn", every}};
+      {"srnn", every},
+      {"mingru", with({"candidate"})},
+      {"minlstm", with({"candidate", "normalize_gates", "forget_bias"})},
+      {"qrnn", with({"filter_width"})},
+      {"indrnn", with({"recurrent_bound"})},
+      {"hgrn", with({"forget_lower_bound"})}};
   ASSERT_EQ(registered_cell_names().size(), accepted.size());
   for (const std::string& type : registered_cell_names()) {
     ASSERT_TRUE(accepted.count(type)) << type << ": add the options it accepts to this test";
@@ -216,7 +234,9 @@ const std::map<std::string, TraitsOf>& class_traits() {
       {"atr", &AtrCell::traits},   {"gru", &GruCell::traits},   {"lstm", &LstmCell::traits},
       {"ran", &RanCell::traits},   {"lrn", &LrnCell::traits},   {"olrn", &OlrnCell::traits},
       {"sru", &SruCell::traits},   {"lgru", &LgruCell::traits}, {"tgru", &TgruCell::traits},
-      {"dt", &dt_traits},          {"srnn", &SrnnCell::traits}};
+      {"dt", &dt_traits},          {"srnn", &SrnnCell::traits}, {"mingru", &MinGruCell::traits},
+      {"minlstm", &MinLstmCell::traits}, {"qrnn", &QrnnCell::traits}, {"indrnn", &IndRnnCell::traits},
+      {"hgrn", &HgrnCell::traits}};
   return m;
 }
 
@@ -226,7 +246,9 @@ TEST(CellTraits, LookupIsEachCellsOwnAndAgreesWithTheBuiltCell) {
       {"atr", AtrCell::kOptions},   {"gru", GruCell::kOptions},   {"lstm", LstmCell::kOptions},
       {"ran", RanCell::kOptions},   {"lrn", LrnCell::kOptions},   {"olrn", OlrnCell::kOptions},
       {"sru", SruCell::kOptions},   {"lgru", LgruCell::kOptions}, {"tgru", TgruCell::kOptions},
-      {"dt", kDtOptions},           {"srnn", SrnnCell::kOptions}};
+      {"dt", kDtOptions},           {"srnn", SrnnCell::kOptions}, {"mingru", MinGruCell::kOptions},
+      {"minlstm", MinLstmCell::kOptions}, {"qrnn", QrnnCell::kOptions}, {"indrnn", IndRnnCell::kOptions},
+      {"hgrn", HgrnCell::kOptions}};
   for (const std::string& type : registered_cell_names()) {
     ASSERT_TRUE(class_traits().count(type)) << type << ": add its traits() to this test";
     EXPECT_TRUE(cell_options(type) == class_options.at(type)) << type;
@@ -284,7 +306,7 @@ TEST(CellTraits, TwinGatedCellsStepAsTheirTraitsSay) {
     if (t.output == CellOutput::kTanh) want = want.array().tanh().matrix();
     EXPECT_LT((want - s.h.val()).cwiseAbs().maxCoeff(), 1e-5);
   }
-  EXPECT_GE(checked, 12);   // atr and its 7 variants, lrn and its 3
+  EXPECT_GE(checked, 16);   // atr and its 7 variants, lrn and its 3, minGRU and minLSTM with a plain candidate (4)
 }
 
 TEST(CellTraits, AnUnregisteredTypeIsAClearError) {

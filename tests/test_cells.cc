@@ -10,6 +10,7 @@
 #include "rnn/cell_factory.h"
 #include "cell_variants.h"
 #include "rnn/rnn.h"
+#include "rnn/stacked.h"
 #include "test_util.h"
 
 namespace twin {
@@ -54,6 +55,10 @@ TEST_P(CellTest, WholeSequenceProjectionEqualsPerStepProjection) {
   const CellState init{g.constant(uniform_mat(kB, kH, 4)),
                        cell->has_memory() ? g.constant(uniform_mat(kB, kH, 5)) : Var{}};
   SeqOut whole = run_rnn(*cell, x, Mat(), kB, Dir::kForward, init);
+  if (cell->name() == "qrnn" && cell->k() == 6) {   // width 2 reads the step before: it refuses to step alone
+    EXPECT_THROW(cell->step(cell->project_inputs(slice_rows(x, 0, kB)), init), Error);
+    return;
+  }
   CellState s = init;
   for (Index t = 0; t < kT; ++t) {
     Var xt = slice_rows(x, t * kB, kB);
@@ -106,7 +111,7 @@ TEST_P(CellTest, GateRecordingOffByDefaultOnePerStepWhenOn) {
   EXPECT_TRUE(run_rnn(*cell, x, Mat(), kB, Dir::kForward).gates.empty());
   for (Dir dir : {Dir::kForward, Dir::kBackward}) {
     SeqOut out = run_rnn(*cell, x, time_major_mask(kT, {4, 2}), kB, dir, {}, true);
-    EXPECT_EQ(out.gates.empty(), cell->name() == "srnn");   // the Elman cell has no gates
+    EXPECT_EQ(out.gates.empty(), cell->name() == "srnn" || cell->name() == "indrnn");   // no gates
     for (const auto& [name, seq] : out.gates) {
       ASSERT_EQ(seq.size(), static_cast<size_t>(kT)) << name;
       for (const Mat& m : seq) {
@@ -125,7 +130,9 @@ TEST(CellGates, NamesPerCell) {
   const std::map<std::string, std::vector<std::string>> want = {
       {"atr", {"f", "i"}},       {"lrn", {"f", "i"}},      {"gru", {"r", "z"}},  {"lstm", {"f", "i", "o"}},
       {"ran", {"f", "i"}},       {"olrn", {"f", "i", "o"}}, {"sru", {"f", "r"}},  {"lgru", {"l", "r", "z"}},
-      {"tgru", {"r", "z"}},      {"dt", {"l", "r", "t1/r", "t1/z", "z"}},         {"srnn", {}}};
+      {"tgru", {"r", "z"}},      {"dt", {"l", "r", "t1/r", "t1/z", "z"}},         {"srnn", {}},
+      {"mingru", {"f", "i"}},    {"minlstm", {"f", "i"}},   {"qrnn", {"f", "o"}}, {"indrnn", {}},
+      {"hgrn", {"f"}}};
   for (const auto& [type, names] : want) {
     ParamStore store;
     auto cell = make(variant(type), store);
@@ -161,7 +168,10 @@ TEST(CellParams, ClosedFormsAtFixedSizes) {
       {"ran_ln", 3 * 20 + 2 * 16 + 24},   {"lrn", 3 * 20 + 12},              {"lrn_ln", 3 * 20 + 24},
       {"olrn", 4 * 20 + 16},              {"sru", 4 * 20 + 8},               {"lgru", 5 * 20 + 4 * 16 + 16},
       {"tgru", 3 * 16 + 12},              {"dt", 5 * 20 + 4 * 16 + 16 + 3 * 16 + 12},
-      {"dt_t2", 5 * 20 + 4 * 16 + 16 + 2 * (3 * 16 + 12)},                  {"srnn", 20 + 16 + 4}};
+      {"dt_t2", 5 * 20 + 4 * 16 + 16 + 2 * (3 * 16 + 12)},                  {"srnn", 20 + 16 + 4},
+      {"mingru", 2 * 20 + 8},             {"mingru_bias_none", 2 * 20},      {"minlstm", 3 * 20 + 12},
+      {"qrnn", 3 * 20 + 12},              {"qrnn_w2", 6 * 20 + 12},          {"indrnn", 20 + 4 + 4},
+      {"hgrn", 3 * 20 + 12}};
   for (const auto& [name, n] : want) {
     ParamStore store;
     auto cell = make_cell(variant(name, 4), 5, store, "m");
@@ -319,6 +329,43 @@ TEST(CellParams, SruHighwayBias) {
     EXPECT_PRED2(test::contains, error(type, true), "cell '" + type + "' has no option highway_bias=-2.000000");
 }
 
+// IndRNN's recurrent weight u starts in U(0, 1) (the authors' README, for ReLU) clipped to the bound, and carries the
+// bound as Param::max_abs, which the optimisers keep after every update (test_optim.cc).
+TEST(CellParams, IndRnnRecurrentWeightIsBounded) {
+  for (double bound : {1.0, 0.3}) {
+    ParamStore store(5);
+    CellConfig c = variant("indrnn", 50);
+    c.recurrent_bound = bound;
+    make_cell(c, kI, store, "m");
+    const Param& u = store.get("m/indrnn/u");
+    EXPECT_EQ(u.value.rows(), 1);
+    EXPECT_EQ(u.max_abs, Real(bound));
+    EXPECT_GE(u.value.minCoeff(), Real(0));
+    EXPECT_LE(u.value.maxCoeff(), Real(bound));
+    EXPECT_GT(u.value.maxCoeff(), Real(bound) * Real(0.9));   // 50 draws: the top reaches the bound (or 1)
+    for (const auto& p : store.all()) {
+      if (p.get() != &u) {
+        EXPECT_EQ(p->max_abs, Real(0)) << p->name;   // only u is bounded
+      }
+    }
+  }
+}
+
+// HGRN's lower bound rises with depth in a stack: γ·k/(L − 1), 0 at the bottom, γ at the top; one layer keeps γ; every
+// other setting (and every other cell's config) passes through unchanged.
+TEST(CellParams, LayerCellConfigSpreadsHgrnsBoundOverTheLayers) {
+  CellConfig c = variant("hgrn");
+  c.forget_lower_bound = 0.6;
+  EXPECT_EQ(layer_cell_config(c, 0, 1).forget_lower_bound, 0.6);
+  EXPECT_EQ(layer_cell_config(c, 0, 2).forget_lower_bound, 0.0);
+  EXPECT_EQ(layer_cell_config(c, 1, 2).forget_lower_bound, 0.6);
+  EXPECT_NEAR(layer_cell_config(c, 1, 4).forget_lower_bound, 0.2, 1e-15);
+  EXPECT_NEAR(layer_cell_config(c, 2, 4).forget_lower_bound, 0.4, 1e-15);
+  EXPECT_EQ(layer_cell_config(c, 3, 4).forget_lower_bound, 0.6);
+  EXPECT_EQ(to_json(layer_cell_config(variant("lstm_forget_bias"), 1, 3)), to_json(variant("lstm_forget_bias")));
+  EXPECT_THROW(layer_cell_config(c, 2, 2), Error);
+}
+
 TEST(CellFactory, Errors) {
   ParamStore store;
   CellConfig cfg = variant("atr");
@@ -351,7 +398,7 @@ TEST(CellFactory, Errors) {
   expect_rejected("dt", [](CellConfig& c) { c.transitions = -1; });
   EXPECT_TRUE(is_registered_cell("lrn"));
   EXPECT_FALSE(is_registered_cell("bogus"));
-  EXPECT_EQ(registered_cell_names().size(), 11u);
+  EXPECT_EQ(registered_cell_names().size(), 16u);
 }
 
 // ---------------------------------------------------------------------------------------------------------

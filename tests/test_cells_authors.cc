@@ -65,13 +65,7 @@ constexpr Golden kAtrPaperTypo = {
 };
 
 // The script's gen(): scale·sin(phase + 7r + 3c), computed in double, stored as Real.
-Mat gen(Index rows, Index cols, double scale, double phase) {
-  Mat m(rows, cols);
-  for (Index r = 0; r < rows; ++r)
-    for (Index c = 0; c < cols; ++c)
-      m(r, c) = static_cast<Real>(scale * std::sin(phase + 7.0 * static_cast<double>(r) + 3.0 * static_cast<double>(c)));
-  return m;
-}
+constexpr auto gen = &test::sin_mat;
 
 Mat inputs() { return gen(kT * kB, kI, 1.0, 0.3); }   // [T*B, I] time-major
 Mat given_h0() { return gen(kB, kH, 0.5, 2.0); }      // the LRN repository cases' initial state

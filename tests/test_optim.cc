@@ -5,6 +5,7 @@
 #include "base/json_reader.h"
 #include "optim/optim_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -168,6 +169,31 @@ TEST(Optim, WeightDecayIsAddedToTheGradient) {
   for (size_t i = 0; i < 6; ++i) {  // one Adam step moves by lr·g'/(|g'|+ε), g' = g + wd·w
     const double g = kG1[i] + 0.5 * kW0[i];
     EXPECT_NEAR(a[0].data()[i], kW0[i] - 0.01 * g / (std::abs(g) + 1e-8), 1e-6) << i;
+  }
+}
+
+// Param::max_abs (IndRNN's recurrent-weight bound): after the update, each entry is clipped into [-max_abs, max_abs];
+// entries inside the box get the plain update.
+TEST(Optim, MaxAbsProjectsAfterTheUpdate) {
+  for (const char* rule : {"sgd", "adam"}) {
+    ParamStore s;
+    Param& p = add_param(s, "u", kW0);   // 0.5, -1.0, 2.0, 1.5, 0.25, -0.75
+    p.max_abs = Real(0.9);
+    Param& free = add_param(s, "w", kW0);
+    auto opt = make_optimizer(optim(rule));
+    for (Param* q : {&p, &free}) {
+      q->grad = to_mat(kG1);   // 0.1, -0.2, 0.3, -0.4, 0.5, 0.6
+      q->mark_all();
+    }
+    opt->step(s, Real(0.1));
+    for (Index i = 0; i < 6; ++i) {
+      const double plain = free.value.data()[i];
+      EXPECT_NEAR(p.value.data()[i], std::clamp(plain, -0.9, 0.9), 1e-7) << rule << " element " << i;
+    }
+    EXPECT_EQ(p.value(0, 2), Real(0.9)) << rule;   // 2.0 and 1.5 moved by at most 0.1: clipped to the bound
+    EXPECT_EQ(p.value(1, 0), Real(0.9)) << rule;
+    EXPECT_GE(p.value.minCoeff(), Real(-0.9)) << rule;   // -1.0 moved up by about 0.1 at most: at or inside the box
+    EXPECT_GT(free.value.maxCoeff(), Real(1.8)) << rule;  // without max_abs nothing is clipped
   }
 }
 

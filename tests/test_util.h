@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -93,6 +94,17 @@ inline Mat sequence_rows(const Mat& x, Index b, Index batch, Index n) {
   Mat out(n, x.cols());
   for (Index t = 0; t < n; ++t) out.row(t) = x.row(t * batch + b);
   return out;
+}
+
+// [rows, cols] with entry (r, c) = scale·sin(phase + 7r + 3c), computed in double: the golden scripts' gen()
+// (tests/golden/authors_cells.py, linear_cells.py), numbers without a random generator.
+inline Mat sin_mat(Index rows, Index cols, double scale, double phase) {
+  Mat m(rows, cols);
+  for (Index r = 0; r < rows; ++r)
+    for (Index c = 0; c < cols; ++c)
+      m(r, c) = static_cast<Real>(scale * std::sin(phase + 7.0 * static_cast<double>(r) +
+                                                   3.0 * static_cast<double>(c)));
+  return m;
 }
 
 // [rows, cols] uniform(-1, 1) from a fresh Rng(seed).

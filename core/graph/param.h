@@ -19,6 +19,9 @@ struct Param {
   Mat value;
   Mat grad;                    // same shape as value; zeroed by ParamStore::zero_grad()
   bool trainable = true;
+  // A box constraint kept by projection: after every optimiser update each entry is clipped to [-max_abs, max_abs]
+  // (0: none). IndRNN's recurrent weight u (Li et al. 2018, |u| <= bound) is the one user.
+  Real max_abs = 0;
   // Row-sparse gradients (embeddings): ops that touch only some rows mark them, so optimisers and
   // zero_grad can skip the rest. `all_touched` means a dense op wrote the gradient.
   std::vector<std::uint8_t> touched;

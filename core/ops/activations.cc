@@ -46,4 +46,24 @@ Var log(Var x) {
   });
 }
 
+// y = max(x, 0) + ln(1 + e^-|x|)     dx += dy σ(x)
+Var softplus(Var x) {
+  const auto xa = x.val().array();
+  Mat y = x.g->take_eval((xa.max(Real(0)) + (-xa.abs()).exp().log1p()).matrix());
+  return x.g->record("softplus", std::move(y), {x}, [x](Graph& g, NodeId self) {
+    g.grad(x.id).array() += g.grad(self).array() * (Real(1) + (-g.value(x.id).array()).exp()).inverse();
+  });
+}
+
+// y = x + 1/2 (x >= 0), σ(x) (x < 0)     dx += dy (x >= 0 ? 1 : y (1 - y))
+Var minrnn_g(Var x) {
+  const auto xa = x.val().array();
+  Mat y = x.g->take_eval((xa >= 0).select(xa + Real(0.5), (Real(1) + (-xa).exp()).inverse()).matrix());
+  return x.g->record("minrnn_g", std::move(y), {x}, [x](Graph& g, NodeId self) {
+    const auto y = g.value(self).array();
+    g.grad(x.id).array() +=
+        g.grad(self).array() * (g.value(x.id).array() >= 0).select(Real(1), y * (Real(1) - y));
+  });
+}
+
 }  // namespace twin

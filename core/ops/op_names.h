@@ -14,7 +14,7 @@ inline constexpr std::array kAllOps = {
     // linalg
     "matmul", "matmul_nt", "affine",
     // activations
-    "sigmoid", "tanh", "relu", "exp", "log",
+    "sigmoid", "tanh", "relu", "exp", "log", "softplus", "minrnn_g",
     // shape
     "slice_rows", "slice_cols", "concat_cols", "stack_rows", "select_rows", "reshape", "transpose",
     // reduce
@@ -28,6 +28,8 @@ inline constexpr std::array kAllOps = {
     "mask_carry", "weighted_sum_steps", "atr_update",
     // fused cell kernels
     "lstm_cell", "gru_cell", "lrn_cell", "ran_cell", "sru_cell",
+    // the gated linear recurrences (issue 55)
+    "linear_scan", "carry_steps",
     // attention
     "scaled_dot_attention",
 };

@@ -9,6 +9,7 @@
 #include "ops/fused_cells.h"
 #include "ops/layer_norm.h"
 #include "ops/linalg.h"
+#include "ops/linear_scan.h"
 #include "ops/loss.h"
 #include "ops/output_loss.h"
 #include "ops/reduce.h"

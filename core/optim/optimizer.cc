@@ -50,6 +50,7 @@ void Optimizer::step(ParamStore& store, Real lr) {
     } else {
       update(p, p.grad, row_sparse(p), slots, lr);
     }
+    if (p.max_abs > 0) p.value = p.value.cwiseMax(-p.max_abs).cwiseMin(p.max_abs);   // the projection onto the box
   }
 }
 

@@ -7,6 +7,8 @@
 // - weight_decay is classic L2 folded into the gradient, g = grad + wd * value (not AdamW's decoupled decay),
 //   applied after clipping because the trainer clips p.grad before calling step().
 // - Gradients are read, never modified or zeroed (the trainer calls ParamStore::zero_grad()).
+// - A param with max_abs > 0 is projected back into the box [-max_abs, max_abs] right after its update (projected
+//   gradient descent; IndRNN's recurrent-weight bound, Li et al. 2018).
 // - Row-sparse params (rows marked touched, not all_touched; untouched rows have zero grad by ParamStore's
 //   contract): a rule updates only the touched rows when that is EXACTLY the dense update, i.e. SGD without
 //   momentum and Adagrad, both only when weight_decay == 0. Momentum, weight decay, Adam and Adadelta do the

@@ -14,7 +14,16 @@ namespace twin {
 
 struct CellState {
   Var h;   // [B, H]
-  Var c;   // [B, H] memory (LSTM, RAN, SRU); unset for the others
+  Var c;   // [B, H] memory (LSTM, RAN, SRU, QRNN, HGRN); unset for the others
+};
+
+enum class Dir { kForward, kBackward };
+
+// A whole sequence run by the cell itself (Cell::run_sequence): every step's h and the state after the last step
+// processed (time T-1 forward, time 0 backward).
+struct SequenceRun {
+  Var h_all;         // [T*B, H] time-major
+  CellState last;
 };
 
 // Per-step gate values, filled only when a record is passed (off by default, zero cost when off).
@@ -61,6 +70,14 @@ class Cell {
   virtual Var project_inputs(Var x) const = 0;       // [T*B, I] -> [T*B, k*H]; invalid Var when k == 0
   virtual CellState step(Var xp_t, const CellState& prev, GateRecord* rec = nullptr) const = 0;
   virtual CellState zero_state(Graph& g, Index batch) const;
+  // Whether run_rnn hands this cell the whole sequence (run_sequence) instead of calling step() per time step: the
+  // cells whose gates read only the input run their recurrence as one fused scan (rnn/linear_recurrence.h).
+  virtual bool runs_whole_sequence() const { return false; }
+  // xp = project_inputs(x) [T*B, k·H] time-major; mask [T*B, 1] of 0/1 or empty; init a valid state. Padded steps
+  // carry the state exactly, as run_rnn's step loop does. gates: when non-null, filled as SeqOut::gates is (name ->
+  // one [B, H] per step, in time order in either direction). Throws for a cell without runs_whole_sequence().
+  virtual SequenceRun run_sequence(Var xp, const Mat& mask, Index batch, Dir dir, const CellState& init,
+                                   std::map<std::string, std::vector<Mat>>* gates) const;
   virtual CellInfo info() const = 0;
   // Closed-form parameter count for this cell's config (the formula in the cell's header); tests compare
   // it with what the ParamStore holds.

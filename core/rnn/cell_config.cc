@@ -35,6 +35,17 @@ ConfigTable<CellConfig> make_cell_table() {
     return Problem{"type", "is not a registered cell: \"" + c.type + "\"; registered: " + all +
                                (guess.empty() ? "" : " (did you mean \"" + guess + "\"?)")};
   });
+  // Values inside a row's bounds that the cells still cannot take.
+  t.rule([](const C& c) {
+    if (c.recurrent_bound > 0) return Problem{"", ""};
+    return Problem{"recurrent_bound", "must be > 0 (got 0: indrnn's |u| <= bound would cut every step off the "
+                                      "previous one)"};
+  });
+  t.rule([](const C& c) {
+    if (c.forget_lower_bound < 1) return Problem{"", ""};
+    return Problem{"forget_lower_bound", "must be < 1 (got 1: hgrn's forget gate would be 1 at every step and its "
+                                         "state would never change from the initial one)"};
+  });
   return t;
 }
 }  // namespace

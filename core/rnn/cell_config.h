@@ -46,6 +46,14 @@ enum class RanContent { kDefault, kLinear, kIdentity };
 inline constexpr NameTable<RanContent, 3> kRanContentNames{
     {{RanContent::kDefault, "default"}, {RanContent::kLinear, "linear"}, {RanContent::kIdentity, "identity"}}};
 
+// minGRU's and minLSTM's candidate h̃ = g(x W_h + b_h): the minRNNs reference code's g (x + 1/2 for x >= 0, σ(x)
+// below; the default), tanh, or the identity.
+enum class CellCandidate { kDefault, kG, kTanh, kIdentity };
+inline constexpr NameTable<CellCandidate, 4> kCellCandidateNames{{{CellCandidate::kDefault, "default"},
+                                                                  {CellCandidate::kG, "g"},
+                                                                  {CellCandidate::kTanh, "tanh"},
+                                                                  {CellCandidate::kIdentity, "identity"}}};
+
 // Every option of a cell beyond type and hidden, once, in the order of the key reference (issue 54: an option
 // used to be declared four times, as struct field, table row, CellOpt and refusal line). One row is
 //   X(enumerator, key, type, default, table kind, (bounds | name table), help)
@@ -68,13 +76,21 @@ inline constexpr NameTable<RanContent, 3> kRanContentNames{
   X(kInitScale, init_scale, double, 0.08, number, (0.0, 10.0), "uniform(-a, a) / normal(0, a) scale")          \
   X(kBiasInit, bias_init, BiasInit, BiasInit::kZero, choice, (kBiasInitNames),                                 \
     "biases start at zero, or uniform(-init_scale, init_scale) like the weights")                              \
-  X(kForgetBias, forget_bias, double, 0.0, number, (-100.0, 100.0), "lstm: initial forget-gate bias")          \
+  X(kForgetBias, forget_bias, double, 0.0, number, (-100.0, 100.0), "lstm, minlstm: initial forget-gate bias") \
   X(kGruResetAfter, gru_reset_after, bool, true, flag, (), "gru: r * (h U) (one [H,3H] product) or (r * h) U") \
   X(kTransitions, transitions, int, 1, integer, (0, 64), "dt: T-GRU transitions after the L-GRU")              \
   X(kContent, content, RanContent, RanContent::kDefault, choice, (kRanContentNames),                           \
     "ran: content x W_c (linear) or x (identity, needs I = H)")                                                \
-  X(kHighwayBias, highway_bias, double, 0.0, number, (-100.0, 100.0),                                                  \
-    "sru: initial bias b_r of the highway gate r (< 0: h starts near the highway x_h)")
+  X(kHighwayBias, highway_bias, double, 0.0, number, (-100.0, 100.0),                                       \
+    "sru: initial bias b_r of the highway gate r (< 0: h starts near the highway x_h)")                      \
+  X(kCandidate, candidate, CellCandidate, CellCandidate::kDefault, choice, (kCellCandidateNames),              \
+    "mingru, minlstm: h~ = g(x W_h + b): the reference g (x + 0.5 if x >= 0, else sigmoid), tanh, identity")   \
+  X(kNormalizeGates, normalize_gates, bool, true, flag, (), "minlstm: f, i <- f / (f + i), i / (f + i)")       \
+  X(kFilterWidth, filter_width, int, 1, integer, (1, 2), "qrnn: convolution width (2: x_{t-1} and x_t)")       \
+  X(kRecurrentBound, recurrent_bound, double, 1.0, number, (0.0, 100.0),                                       \
+    "indrnn: |u| <= bound, projected after every update (> 0)")                                                \
+  X(kForgetLowerBound, forget_lower_bound, double, 0.0, number, (0.0, 1.0),                                    \
+    "hgrn: forget gate in [g, 1), g < 1; in an lm of L > 1 layers layer k gets g k / (L - 1)")
 
 // A row's parenthesised group as trailing arguments: TW_CELL_OPT_ARGS (0, 64) is ", 0, 64", TW_CELL_OPT_ARGS () is
 // nothing; so `f(x TW_CELL_OPT_ARGS args)` calls f(x, 0, 64), f(x, kCellOutputNames) or f(x).

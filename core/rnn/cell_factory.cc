@@ -3,10 +3,15 @@
 #include "rnn/atr.h"
 #include "rnn/deep_transition.h"
 #include "rnn/gru.h"
+#include "rnn/hgrn.h"
+#include "rnn/indrnn.h"
 #include "rnn/lgru.h"
 #include "rnn/lrn.h"
 #include "rnn/lstm.h"
+#include "rnn/mingru.h"
+#include "rnn/minlstm.h"
 #include "rnn/olrn.h"
+#include "rnn/qrnn.h"
 #include "rnn/ran.h"
 #include "rnn/sru.h"
 #include "rnn/srnn.h"
@@ -45,6 +50,9 @@ constexpr Entry kCells[] = {
     entry<RanCell>("ran"),   entry<LrnCell>("lrn"),   entry<OlrnCell>("olrn"),
     entry<SruCell>("sru"),   entry<LgruCell>("lgru"), entry<TgruCell>("tgru"),
     {"dt", &make_dt_cell, &dt_traits, kDtOptions}, entry<SrnnCell>("srnn"),
+    // issue 55: the gates of these read x only (IndRNN's recurrence is element-wise)
+    entry<MinGruCell>("mingru"), entry<MinLstmCell>("minlstm"), entry<QrnnCell>("qrnn"),
+    entry<IndRnnCell>("indrnn"), entry<HgrnCell>("hgrn"),
 };
 
 const Entry* find_entry(const std::string& type) {

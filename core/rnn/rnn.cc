@@ -11,6 +11,11 @@ CellState Cell::zero_state(Graph& g, Index batch) const {
   return s;
 }
 
+SequenceRun Cell::run_sequence(Var, const Mat&, Index, Dir, const CellState&,
+                               std::map<std::string, std::vector<Mat>>*) const {
+  TW_FAIL("cell '", name(), "' steps through time (run_rnn calls step()); it has no whole-sequence run");
+}
+
 SeqOut run_rnn(const Cell& cell, Var x, const Mat& mask, Index batch, Dir dir, CellState state, bool record_gates) {
   TW_CHECK(batch > 0 && x.rows() % batch == 0, "run_rnn: input ", shape_str(x), " is not [T*B, I] with B=", batch);
   TW_CHECK(x.cols() == cell.input_dim(), "run_rnn: input width ", x.cols(), " but cell '", cell.name(),
@@ -27,6 +32,12 @@ SeqOut run_rnn(const Cell& cell, Var x, const Mat& mask, Index batch, Dir dir, C
   const Index kh = static_cast<Index>(cell.k()) * cell.hidden_dim();
   Var xp = kh > 0 ? cell.project_inputs(x) : Var{};   // the only input-side GEMM
   SeqOut out;
+  if (cell.runs_whole_sequence()) {
+    SequenceRun run = cell.run_sequence(xp, mask, batch, dir, state, record_gates ? &out.gates : nullptr);
+    out.h_all = run.h_all;
+    out.last = run.last;
+    return out;
+  }
   std::vector<Var> hs(static_cast<size_t>(steps));
   GateRecord rec;
   for (Index s = 0; s < steps; ++s) {

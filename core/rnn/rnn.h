@@ -10,8 +10,6 @@
 
 namespace twin {
 
-enum class Dir { kForward, kBackward };
-
 struct SeqOut {
   Var h_all;         // [T*B, H] time-major, every step's (carried) h
   CellState last;    // state after the last real step of each sequence

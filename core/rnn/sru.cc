@@ -3,7 +3,7 @@
 namespace twin {
 
 SruCell::SruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
-    : CellBase("sru", cfg, input_dim, kOptions) {
+    : LinearRecurrenceCell("sru", cfg, input_dim, kOptions) {
   output_ = parse_output(cfg, kDefaultOutput);
   w_ = &add_param(store, scope, "W", I(), (I() == H() ? 3 : 4) * H(), weight_init(cfg));
   const bool has_bias = parse_has_bias(cfg);
@@ -22,6 +22,21 @@ Index SruCell::expected_params() const {
 Var SruCell::project_inputs(Var x) const {
   Var a = CellBase::project_inputs(x);                       // [T*B, 3H] or [T*B, 4H]
   return I() == H() ? concat_cols({a, x}) : a;               // [T*B, 4H]
+}
+
+// c = x̃ + f ⊙ (c_prev − x̃): a = f, b = x̃ in the convex form, written as sru_cell computes it.
+SruCell::Coefficients SruCell::coefficients(Var a, bool record) const {
+  const Index h = H();
+  Var f = sigmoid(chunk(a, 0, h)), r = sigmoid(chunk(a, 1, h));   // [N, H] each
+  Coefficients k{.a = f, .b = chunk(a, 2, h), .form = ScanForm::kConvex, .out_gate = r};
+  if (record) k.gates = {{"f", f}, {"r", r}};
+  return k;
+}
+
+// h = x_h + r ⊙ (g(c) − x_h), as sru_cell computes it.
+Var SruCell::readout(Var a, Var c, Var r) const {
+  Var x_h = chunk(a, 3, H());                                              // [N, H]
+  return x_h + r * (apply_act(c, output_) - x_h);                          // [N, H]
 }
 
 CellState SruCell::step(Var a, const CellState& prev, GateRecord* rec) const {

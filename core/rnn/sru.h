@@ -1,5 +1,7 @@
 // SRU: simple recurrent unit, Lei, Zhang & Artzi (2017), "Training RNNs as Fast as CNNs" (arXiv v1/v2 form,
-// without the later v_f ⊙ c_prev peephole terms); row-vector convention:
+// without the v_f ⊙ c_prev and v_r ⊙ c_prev terms that the published SRU, Lei et al. EMNLP 2018 "Simple Recurrent
+// Units for Highly Parallelizable Recurrence", puts into its gates: this SRU's gates read x only); row-vector
+// convention:
 //   [a_f a_r x̃ (x_h)] = x [W_f W_r W (W_h)] + [b_f b_r 0 (0)]   project_inputs, one GEMM
 //   f = σ(a_f)      r = σ(a_r)                      (no recurrent GEMM: the step is elementwise)
 //   c = f ⊙ c_prev + (1 − f) ⊙ x̃
@@ -12,12 +14,15 @@
 // (github.com/taolei87/sru, SRUCell: bias[H:] = highway_bias): negative starts r near 0, so h near x_h.
 // Table 1 style counts: 3 weight matrices / 3 transformations (4 / 4 when I != H). Memory: c.
 // Gates recorded: "f", "r".
+// Its gates read only x, so c is a gated linear recurrence: a whole sequence runs as one fused scan
+// (linear_recurrence.h) and h is read out of all the c at once; step() keeps the fused per-step node sru_cell
+// (ops/fused_cells.h), which the decoders use and the tests hold the scan equal to.
 #pragma once
-#include "rnn/cell_util.h"
+#include "rnn/linear_recurrence.h"
 
 namespace twin {
 
-class SruCell final : public CellBase {
+class SruCell final : public LinearRecurrenceCell {
  public:
   static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kHighwayBias};
   static CellTraits traits(const CellConfig& cfg) {
@@ -30,6 +35,10 @@ class SruCell final : public CellBase {
   CellState step(Var a, const CellState& prev, GateRecord* rec = nullptr) const override;
   CellInfo info() const override { return I() == H() ? CellInfo{3, 3} : CellInfo{4, 4}; }
   Index expected_params() const override;
+
+ protected:
+  Coefficients coefficients(Var a, bool record) const override;
+  Var readout(Var a, Var c, Var r) const override;
 
  private:
   static constexpr Act kDefaultOutput = Act::kTanh;

@@ -11,6 +11,13 @@ BiSeqOut run_birnn(const Cell& fwd, const Cell& bwd, Var x, const Mat& mask, Ind
   return {concat_cols({f.h_all, b.h_all}), f.last, b.last};   // [T*B, H_f + H_b]
 }
 
+CellConfig layer_cell_config(const CellConfig& cfg, int layer, int layers) {
+  TW_CHECK(layers >= 1 && layer >= 0 && layer < layers, "layer_cell_config: layer ", layer, " of ", layers);
+  CellConfig c = cfg;
+  if (layers > 1) c.forget_lower_bound = cfg.forget_lower_bound * layer / (layers - 1);
+  return c;
+}
+
 namespace {
 StackedOut stacked_impl(const std::vector<const Cell*>& layers, Var x, const Mat& mask, Index batch, Dir dir,
                         const std::vector<CellState>& init, Real p, Rng* rng) {

@@ -20,6 +20,11 @@ struct BiSeqOut {
 BiSeqOut run_birnn(const Cell& fwd, const Cell& bwd, Var x, const Mat& mask, Index batch, CellState fwd_init = {},
                    CellState bwd_init = {});
 
+// The cell config of layer `layer` (0 = bottom) of a stack of `layers`: cfg itself, except HGRN's forget-gate lower
+// bound, which rises with depth as the HGRN paper's learned bounds do: γ·layer/(layers − 1), 0 at the bottom and
+// cfg.forget_lower_bound γ at the top (a single layer keeps γ).
+CellConfig layer_cell_config(const CellConfig& cfg, int layer, int layers);
+
 struct StackedOut {
   Var h_all;                     // [T*B, H_last]: the top layer's outputs
   std::vector<CellState> last;   // one final state per layer, bottom first

@@ -3,6 +3,7 @@
 #include "graph/init.h"
 #include "ops/ops.h"
 #include "rnn/cell_factory.h"
+#include "rnn/stacked.h"
 #include "train/config.h"
 #include "base/json_reader.h"
 
@@ -34,7 +35,8 @@ LmModel::LmModel(const LmModelConfig& cfg, Index vocab, ParamStore& store) : cfg
   emb_ = Embedding(store, "lm/emb", vocab, cfg.embed, init);
   int in = cfg.embed;
   for (int l = 0; l < cfg.layers; ++l) {
-    cells_.push_back(make_cell(cfg.cell, in, store, "lm/l" + std::to_string(l)));
+    // Layer l's own cell config (rnn/stacked.h: HGRN's forget-gate bound rises with depth).
+    cells_.push_back(make_cell(layer_cell_config(cfg.cell, l, cfg.layers), in, store, "lm/l" + std::to_string(l)));
     in = cells_.back()->hidden_dim();
   }
   if (cfg.tie) {

@@ -163,6 +163,22 @@ class CellKey(unittest.TestCase):
         self.assertEqual(run_files.cell_key({"type": "sru"}), "sru")
         self.assertEqual(run_files.cell_key({"type": "lstm", "forget_bias": 1.0}), "lstm_fb1")
 
+    def test_the_issue_55_options_are_variants_of_their_own(self):
+        # minLSTM without normalisation and with the identity candidate is the cell compared with LRN: it must
+        # not share a row with the default minLSTM; options at their defaults add nothing
+        self.assertEqual(run_files.cell_key({"type": "minlstm", "candidate": "identity", "normalize_gates": False}),
+                         "minlstm_identity_nonorm")
+        self.assertEqual(run_files.cell_key({"type": "minlstm", "candidate": "default", "normalize_gates": True}),
+                         "minlstm")
+        self.assertEqual(run_files.cell_key({"type": "mingru", "candidate": "g"}), "mingru")
+        self.assertEqual(run_files.cell_key({"type": "mingru", "candidate": "tanh"}), "mingru_tanh")
+        self.assertEqual(run_files.cell_key({"type": "qrnn", "filter_width": 2}), "qrnn_w2")
+        self.assertEqual(run_files.cell_key({"type": "qrnn", "filter_width": 1}), "qrnn")
+        self.assertEqual(run_files.cell_key({"type": "indrnn", "recurrent_bound": 0.5}), "indrnn_rb0.5")
+        self.assertEqual(run_files.cell_key({"type": "indrnn", "recurrent_bound": 1.0}), "indrnn")
+        self.assertEqual(run_files.cell_key({"type": "hgrn", "forget_lower_bound": 0.6}), "hgrn_lb0.6")
+        self.assertEqual(run_files.cell_key({"type": "hgrn", "forget_lower_bound": 0.0}), "hgrn")
+
 
 if __name__ == "__main__":
     unittest.main()

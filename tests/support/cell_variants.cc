@@ -37,6 +37,20 @@ std::vector<NamedCellConfig> cell_variants(int hidden) {
   add("sru_identity", "sru", [](CellConfig& c) { c.output = CellOutput::kIdentity; });
   add("dt_t2", "dt", [](CellConfig& c) { c.transitions = 2; });
   add("dt_bias_none", "dt", [](CellConfig& c) { c.bias = CellBias::kNone; });
+  // issue 55
+  add("mingru_tanh", "mingru", [](CellConfig& c) { c.candidate = CellCandidate::kTanh; });
+  add("mingru_identity", "mingru", [](CellConfig& c) { c.candidate = CellCandidate::kIdentity; });
+  add("mingru_bias_none", "mingru", [](CellConfig& c) { c.bias = CellBias::kNone; });
+  add("minlstm_no_norm", "minlstm", [](CellConfig& c) { c.normalize_gates = false; });
+  add("minlstm_identity_no_norm", "minlstm", [](CellConfig& c) {   // LRN with h_{t-1} out of its gates
+    c.candidate = CellCandidate::kIdentity;
+    c.normalize_gates = false;
+  });
+  add("minlstm_tanh", "minlstm", [](CellConfig& c) { c.candidate = CellCandidate::kTanh; });
+  add("minlstm_forget_bias", "minlstm", [](CellConfig& c) { c.forget_bias = 1.0; });
+  add("qrnn_w2", "qrnn", [](CellConfig& c) { c.filter_width = 2; });
+  add("indrnn_bound", "indrnn", [](CellConfig& c) { c.recurrent_bound = 0.5; });
+  add("hgrn_bound", "hgrn", [](CellConfig& c) { c.forget_lower_bound = 0.6; });
   return out;
 }
 
