@@ -3,7 +3,8 @@
 // ATR encoder (last state), an LSTM with attentive pooling and a self-attention block (relative positions, mean
 // pooling); the confusion matrix must add up to the split. The task's --memory flag writes memory.json with the
 // "great" sentence first and a passing decomposition check; a model the analysis cannot read is refused before
-// training; malformed flag values are errors. `classify predict` reproduces a run's test predictions.
+// training; malformed flag values are errors. `classify predict` reproduces a run's test predictions, also
+// under a length policy (data.max_length, token caps), which summary.json reports.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -196,7 +197,7 @@ TEST(ClassifyCli, PredictCommandReproducesTheRunsTestPredictions) {
   // A run that predates vocab.txt: rebuilt from the training split, the same labels.
   std::filesystem::remove(run.file("vocab.txt"));
   const Predictor pred = Predictor::load(run.path.string());
-  const auto rebuilt = pred.predict(pred.read_sentences(read_lines(io.file("in.txt")), "in.txt"), 256);
+  const auto rebuilt = pred.predict(pred.read_sentences(read_lines(io.file("in.txt")), "in.txt"), eval_batching(256));
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(std::to_string(rebuilt[i].label), expected[i]) << i + 1;
   // Bad input: exit 2, one error line naming the line, nothing written.
   std::ofstream(io.file("bad.txt")) << "good w1 w2\n   \nbad w3\n";
@@ -209,6 +210,61 @@ TEST(ClassifyCli, PredictCommandReproducesTheRunsTestPredictions) {
   const test::CliResult no_model = test::run_predict_mode("classify predict", predict_main, {"predict", run.path.string()});
   EXPECT_EQ(no_model.code, 2);
   EXPECT_PRED2(contains, no_model.err, "no trained model at " + run.file("model.best.bin"));
+}
+
+// A length policy end to end (issue 52): a run with data.max_length, data.batch_tokens and data.eval_batch_tokens
+// reports, in summary.json, how many examples of each split were cut (the counts the data give), what its
+// training batches held (within the token cap, padding share), training tokens/s and the peak resident memory;
+// `classify predict` applies the run's policy to its input, so the test split's text gives predictions/test.txt.
+TEST(ClassifyCli, LengthPolicyIsAppliedEverywhereAndReported) {
+  TempDir data("cls_data"), run("cls_run"), io("cls_io");
+  write_synthetic_sentiment(data.str(), 9, 400, 60, 60);
+  nlohmann::json config = test::smoke_config("classify_atr.json", data.str(), run.str());
+  config["data"].update({{"max_length", 8}, {"truncate", "head+tail"}, {"truncate_head", 3}, {"batch_tokens", 120},
+                         {"eval_batch_tokens", 200}});
+  config["train"]["max_epochs"] = 2;
+  std::ofstream(io.file("exp.json")) << config.dump(2);
+  const test::CliResult trained = test::run_task<ClassifyTask>("classify", io.file("exp.json"));
+  ASSERT_EQ(trained.code, 0) << trained.err;
+  EXPECT_PRED2(contains, trained.err, "length policy: the first 3 and the last 5 tokens");
+  std::ifstream in(run.file("summary.json"));
+  const nlohmann::json summary = nlohmann::json::parse(in);
+  ASSERT_TRUE(summary.contains("length_policy")) << summary.dump(2);
+  const nlohmann::json& lp = summary["length_policy"];
+  EXPECT_EQ(lp["kept"], "the first 3 and the last 5 tokens");
+  for (const std::string split : {"train", "dev", "test"}) {
+    long n = 0, cut = 0, dropped = 0;   // from the file itself: the label, then the tokens
+    for (const std::string& line : read_lines(data.file(split + ".txt"))) {
+      const long tokens = static_cast<long>(split_whitespace(line).size()) - 1;
+      ++n;
+      cut += tokens > 8;
+      dropped += std::max(0L, tokens - 8);
+    }
+    ASSERT_GT(cut, 0) << split << ": the generated sentences have 5-17 tokens, some over 8";
+    EXPECT_EQ(lp["splits"][split]["examples"], n) << split;
+    EXPECT_EQ(lp["splits"][split]["truncated"], cut) << split;
+    EXPECT_EQ(lp["splits"][split]["tokens_dropped"], dropped) << split;
+  }
+  const nlohmann::json& tb = lp["train_batches"];
+  EXPECT_EQ(tb["examples"], 2 * 400);   // two epochs
+  EXPECT_LE(tb["largest"]["positions"].get<long>(), 120);
+  EXPECT_LE(tb["largest"]["steps"].get<long>(), 8);
+  EXPECT_GE(tb["padding_share"].get<double>(), 0.0);
+  EXPECT_LT(tb["padding_share"].get<double>(), 0.5);
+  EXPECT_GT(summary["train_tokens_per_s"].get<double>(), summary["train_sentences_per_s"].get<double>());
+  EXPECT_GT(summary["peak_rss_mb"].get<double>(), 1.0);
+  // predict: the test split's whole lines in, the run's own predictions out (the policy cut them alike).
+  std::string input;
+  for (const std::string& line : read_lines(data.file("test.txt"))) input += line.substr(line.find(' ') + 1) + "\n";
+  std::ofstream(io.file("in.txt")) << input;
+  const test::CliResult r = test::run_predict_mode(
+      "classify predict", predict_main,
+      {"predict", run.path.string(), "--input", io.file("in.txt"), "--output", io.file("out.txt")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::vector<std::string> expected = read_lines(run.file("predictions/test.txt"));
+  const std::vector<std::string> out = read_lines(io.file("out.txt"));
+  ASSERT_EQ(out.size(), expected.size());
+  for (size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i].substr(0, out[i].find('\t')), expected[i]) << i + 1;
 }
 
 }  // namespace

@@ -192,21 +192,29 @@ TEST(BatchingConfig, RowsDefaultsAndTheOptionsTheyGive) {
   EXPECT_EQ(d.batch_size, 7);   // the task's own default
   EXPECT_EQ(d.maxi_batch, 20);
   EXPECT_EQ(d.eval_batch_size, 256);
-  JsonReader given(nlohmann::json{{"batch_size", 3}, {"maxi_batch", 0}, {"eval_batch_size", 5}}, "e.json", "data");
+  EXPECT_EQ(d.train_options().max_tokens, 0);   // no token cap unless asked: the batches of before
+  EXPECT_EQ(d.eval_options().max_tokens, 0);
+  JsonReader given(nlohmann::json{{"batch_size", 3}, {"maxi_batch", 0}, {"eval_batch_size", 5},
+                                  {"batch_tokens", 60}, {"eval_batch_tokens", 90}}, "e.json", "data");
   const Batched b = t.parse(given);
-  const BatchingOptions tr = b.train_options(), ev = eval_batching(b.eval_batch_size);
+  const BatchingOptions tr = b.train_options(), ev = b.eval_options();
   EXPECT_EQ(tr.batch_size, 3);
   EXPECT_EQ(tr.maxi_batch, 0);
+  EXPECT_EQ(tr.max_tokens, 60);
   EXPECT_TRUE(tr.shuffle);
   EXPECT_EQ(ev.batch_size, 5);
   EXPECT_EQ(ev.maxi_batch, 0);
+  EXPECT_EQ(ev.max_tokens, 90);
   EXPECT_FALSE(ev.shuffle);
+  EXPECT_EQ(b.eval_options(2).batch_size, 2);   // a mode's --batch
   const std::vector<KeyDoc> docs = t.docs();
-  ASSERT_EQ(docs.size(), 4u);
+  ASSERT_EQ(docs.size(), 6u);
   EXPECT_EQ(docs[1].key, "batch_size");
   EXPECT_EQ(docs[1].doc, "pairs per training batch");
   EXPECT_EQ(docs[1].def, 7);
   EXPECT_EQ(docs[3].doc, "pairs per decoding batch");
+  EXPECT_EQ(docs[4].key, "batch_tokens");
+  EXPECT_EQ(docs[5].doc, "padded positions per decoding batch at most; 0 = no cap");
   JsonReader bad(nlohmann::json{{"batch_size", 0}}, "e.json", "data");
   EXPECT_PRED2(contains, error_of([&] { t.parse(bad); }), "\"data.batch_size\"");
 }

@@ -139,7 +139,7 @@ TEST(CwsSmoke, SegmentCommandReproducesTheRunsSegmentation) {
   for (bool keep_vocab : {true, false}) {
     if (!keep_vocab) std::filesystem::remove(s.run.str() + "/vocab.chars.txt");
     const Segmenter seg = Segmenter::load(s.run.str());
-    const auto words = seg.segment(raw, 7, "raw.txt");
+    const auto words = seg.segment(raw, eval_batching(7), "raw.txt");
     ASSERT_EQ(words.size(), expected.size() + 1);
     for (size_t i = 0; i < expected.size(); ++i) {
       std::string line;
@@ -148,7 +148,8 @@ TEST(CwsSmoke, SegmentCommandReproducesTheRunsSegmentation) {
     }
     EXPECT_TRUE(words.back().empty());
   }
-  EXPECT_PRED2(test::contains, test::error_of([&] { Segmenter::load(s.run.str()).segment({"ab\xff"}, 4, "in.txt"); }),
+  EXPECT_PRED2(test::contains,
+               test::error_of([&] { Segmenter::load(s.run.str()).segment({"ab\xff"}, eval_batching(4), "in.txt"); }),
                "in.txt:1: invalid UTF-8");
   EXPECT_PRED2(test::contains, test::error_of([&] { Segmenter::load(s.data.str()); }), "config.resolved.json");
 }

@@ -170,6 +170,34 @@ TEST(NerSmoke, LearnsTheToyCorpusAndKeepsRescorablePredictions) {
   EXPECT_EQ(summary["predictions"]["test"], "predictions/test.txt");
 }
 
+// model.freeze_embeddings (issue 52: GloVe rows frozen or fine-tuned): the word table leaves training exactly as
+// it started (the same experiment built again, untrained, has the same seed and so the same initial table),
+// while the character embeddings, which have no pretrained vectors, train.
+TEST(NerSmoke, FrozenWordEmbeddingsDoNotTrain) {
+  TempDir data("ner_data"), run("ner_run");
+  write_toy(data.str(), 5);
+  nlohmann::json config = {
+      {"name", "smoke_ner"}, {"seed", 3}, {"out_dir", run.str()},
+      {"data", {{"dir", data.str()}, {"protocol", "toy"}, {"batch_size", 10}}},
+      {"model", {{"word_embed", 16}, {"freeze_embeddings", true}, {"char_embed", 8},
+                 {"char_cell", {{"type", "atr"}, {"hidden", 8}}}, {"cell", {{"type", "atr"}, {"hidden", 16}}}}},
+      {"train", {{"max_epochs", 2}, {"log_every", 100}, {"optim", {{"name", "adam"}, {"lr", 0.01}}}}}};
+  auto trained = test::train_smoke<NerTask>(config, "smoke_ner.json", run.str());
+  JsonReader root(config, "smoke_ner.json");
+  const RunConfig rc = parse_run(root);
+  JsonReader tr = root.child("train");
+  const TrainConfig tc = parse_train(tr);
+  NerTask fresh(root, rc, tc, CliArgs{});
+  auto table = [](NerTask& t, const std::string& name) {
+    for (const auto& p : t.params().all())
+      if (p->name == name) return Mat(p->value);
+    ADD_FAILURE() << "no parameter " << name;
+    return Mat();
+  };
+  EXPECT_TRUE(table(*trained.task, "ner/word_emb/E") == table(fresh, "ner/word_emb/E"));
+  EXPECT_FALSE(table(*trained.task, "ner/char_emb/E") == table(fresh, "ner/char_emb/E"));
+}
+
 // The predicted column of a run's predictions/<split>.txt (`token gold predicted` lines, a blank line after each
 // sentence): one (token, tag) list per sentence.
 std::vector<std::vector<std::pair<std::string, std::string>>> predicted_column(const std::string& path) {
@@ -247,7 +275,7 @@ TEST(NerCli, TagCommandReproducesTheRunsTestPredictions) {
   const Tagger tagger = Tagger::load(run.path.string());
   std::vector<std::vector<std::string>> sentences;
   for (const Sentence& s : test_split) sentences.push_back(s.tokens);
-  const auto rebuilt = tagger.tag(sentences, 7);
+  const auto rebuilt = tagger.tag(sentences, eval_batching(7));
   for (size_t i = 0; i < expected.size(); ++i)
     for (size_t t = 0; t < expected[i].size(); ++t) EXPECT_EQ(rebuilt[i][t], expected[i][t].second) << i << ":" << t;
   // Bad input: exit 2, one error line naming the line, nothing written.

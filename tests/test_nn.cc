@@ -16,6 +16,7 @@
 namespace twin {
 namespace {
 
+using test::contains;
 using test::error_of;
 using test::normal_mat;
 
@@ -113,15 +114,14 @@ TEST(Embedding, GloveLoaderCopiesFoundVectorsAndCounts) {
       "zebra 9 9 9\n"
       "\n"
       "cat 0.1 -2e-3 1e+2\r\n"
-      "the 7 7 7\n");   // a duplicate: the first vector wins
+      "zebra 7 7 7\n");   // a repeated word outside the vocabulary is not looked at
   ParamStore store;
   Embedding emb(store, "emb", 5, 3, init::constant(0.5f));
   const Mat before = emb.table().value;
   PretrainedStats st = emb.load_glove(f.path, kVocab);
   EXPECT_EQ(st.lines, 4);
   EXPECT_EQ(st.found, 2);
-  EXPECT_EQ(st.not_in_vocab, 1);
-  EXPECT_EQ(st.duplicates, 1);
+  EXPECT_EQ(st.not_in_vocab, 2);
   EXPECT_EQ(st.missing, 3);   // <pad>, <unk>, dog
   const Mat& e = emb.table().value;
   EXPECT_EQ(e(2, 0), 0.25f);
@@ -172,6 +172,29 @@ TEST(Embedding, GloveWrongDimensionNamesFileAndLine) {
   const std::string msg2 = error_of([&] { emb.load_glove(many.path, kVocab); });
   EXPECT_NE(msg2.find("line 2"), std::string::npos) << msg2;
   EXPECT_NE(msg2.find("has 4 values, expected 3"), std::string::npos) << msg2;
+}
+
+// Issue 52's bad vector files: a vocabulary word given twice is an error naming the file and both lines; every
+// word goes to the caller's check with where it is (load_text_embeddings refuses invalid UTF-8 there:
+// test_snli_data.cc), and what the check throws stops the load.
+TEST(Embedding, GloveDuplicateWordAndTheWordCheckNameFileAndLine) {
+  ParamStore store;
+  Embedding emb(store, "emb", 5, 3, init::constant(0));
+  TempFile twice("the 1 2 3\ncat 1 2 3\nthe 4 5 6\n");
+  const std::string msg = error_of([&] { emb.load_glove(twice.path, kVocab); });
+  EXPECT_PRED2(contains, msg, "pretrained embeddings '" + twice.path + "' line 3: word 'the' again (first on line 1)");
+  TempFile f("3 3\nthe 1 2 3\n\nzebra 1 2 3\n");
+  std::vector<std::string> checked;
+  emb.load_glove(f.path, kVocab,
+                 [&](const std::string& w, const std::string& where) { checked.push_back(w + "@" + where); });
+  const std::string at = "pretrained embeddings '" + f.path + "' line ";
+  EXPECT_EQ(checked, (std::vector<std::string>{"the@" + at + "2", "zebra@" + at + "4"}));   // not the header
+  const std::string refused = error_of([&] {
+    emb.load_glove(f.path, kVocab, [](const std::string& w, const std::string& where) {
+      TW_CHECK(w != "zebra", where, ": no zebras");
+    });
+  });
+  EXPECT_PRED2(contains, refused, at + "4: no zebras");
 }
 
 TEST(Embedding, GloveNonNumericValueIsAnError) {

@@ -91,7 +91,7 @@ TEST(SnliCli, PredictCommandReproducesTheRunsTestPredictions) {
   // A run that predates vocab.txt: rebuilt from the training split, the same labels.
   std::filesystem::remove(run.file("vocab.txt"));
   const Predictor pred = Predictor::load(run.path.string());
-  const auto rebuilt = pred.predict(pred.read_pairs(read_lines(io.file("in.txt")), "in.txt"), 256);
+  const auto rebuilt = pred.predict(pred.read_pairs(read_lines(io.file("in.txt")), "in.txt"), eval_batching(256));
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(label_name(rebuilt[i].label), expected[i]) << i + 1;
   // Bad input: exit 2, one error line naming the line and what was expected, nothing written.
   std::ofstream(io.file("bad.txt")) << "a man sleeps\tsomeone sleeps\na man sleeps someone sleeps\n";

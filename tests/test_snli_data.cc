@@ -48,8 +48,9 @@ TEST(SnliData, ConfigParsesDefaultsAndRejectsUnknownKeys) {
   const nlohmann::json resolved = to_json(c);
   std::vector<std::string> keys;   // config.resolved.json's data keys (sorted by nlohmann::json)
   for (const auto& [k, value] : resolved.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (Words{"batch_size", "dev", "dir", "embeddings", "eval_batch_size", "lowercase", "max_vocab",
-                         "maxi_batch", "min_count", "protocol", "test", "train"}));
+  EXPECT_EQ(keys, (Words{"batch_size", "batch_tokens", "dev", "dir", "embeddings", "eval_batch_size",
+                         "eval_batch_tokens", "lowercase", "max_vocab", "maxi_batch", "min_count", "protocol", "test",
+                         "train"}));
   JsonReader bad(nlohmann::json{{"dir", "d"}, {"protocol", "p"}, {"lowercse", true}}, "x.json", "data");
   EXPECT_TRUE(contains(error_of([&] { parse_snli_data(bad); }), "lowercse"));
 }
@@ -119,7 +120,7 @@ TEST(SnliData, VocabularyHasSpecialsFirstAndHonoursMinCount) {
 
 // The pretrained-embeddings step both tasks share (nn/text_embeddings.h load_text_embeddings); the GloVe
 // format itself (header, tabs, CRLF, duplicates, words with spaces, bad numbers) is Embedding::load_glove's,
-// tested in test_nn.cc.
+// tested in test_nn.cc; the UTF-8 check of every word is this step's.
 TEST(SnliData, PretrainedEmbeddingsSetRowsOfVocabularyWords) {
   TempDir d("snli");
   std::vector<Pair> train(1);
@@ -145,6 +146,20 @@ TEST(SnliData, PretrainedEmbeddingsSetRowsOfVocabularyWords) {
   std::string e = error_of([&] { load_text_embeddings(c, v, emb); });
   EXPECT_TRUE(contains(e, d.file("bad.txt")) && contains(e, "line 2") && contains(e, "has 2 values, expected 3"))
       << e;
+  write_file(d.file("latin1.txt"), "the 1 2 3\ncaf\xe9 1 2 3\n");   // a word outside the vocabulary, not UTF-8
+  c.embeddings = d.file("latin1.txt");
+  e = error_of([&] { load_text_embeddings(c, v, emb); });
+  EXPECT_TRUE(contains(e, "pretrained embeddings '" + d.file("latin1.txt") + "' line 2: invalid UTF-8 at byte 3 "
+                          "of the word (0xE9")) << e;
+  // Vectors that match no vocabulary word (cased words, a lowercased corpus's vocabulary here) are a mismatch.
+  write_file(d.file("cased.txt"), "The 1 2 3\nCat 1 2 3\n");
+  c.embeddings = d.file("cased.txt");
+  e = error_of([&] { load_text_embeddings(c, v, emb); });
+  EXPECT_TRUE(contains(e, "embeddings file " + d.file("cased.txt") + ": none of its 2 vector lines is a word of the "
+                          "vocabulary (" + std::to_string(v.size()) + " words, data.lowercase false)")) << e;
+  write_file(d.file("empty.txt"), "");   // an empty file too
+  c.embeddings = d.file("empty.txt");
+  EXPECT_TRUE(contains(error_of([&] { load_text_embeddings(c, v, emb); }), "none of its 0 vector lines")) << e;
   c.embeddings = d.file("none.txt");
   e = error_of([&] { load_text_embeddings(c, v, emb); });
   EXPECT_TRUE(contains(e, "embeddings file " + d.file("none.txt") + " not found (data.embeddings: a GloVe text "

@@ -32,18 +32,20 @@ a unified diff), longer ones by sha256 (`check --keep DIR` keeps the new files t
 Data. --print-config reads the data, and the experiments' data (data/ptb, data/multi30k, ...) is absent in a
 fresh clone or CI. So every command runs in a temporary folder that holds tiny generated data at each
 experiment's own relative data.dir, in the files its data keys name (splits, extensions, vocab.txt, NMT's
-languages, forms and subword models). Nothing is overridden with --set but the smoke runs' budget, so the
-printed configs are the experiments' own; only the data-derived values (vocabulary sizes, num_labels) are
-those of the generated data. The data comes from this script alone, from fixed seeds (its own generator, not
-Python's `random`), and NMT's SentencePiece model is written directly as a model file (a fixed BPE vocabulary,
-no spm_train), so the inputs are the same bytes on every machine. Changing the generator changes the baseline.
+languages, forms and subword models, and data.embeddings' vectors file: the generated words' fixed vectors).
+Nothing is overridden with --set but the smoke runs' budget, so the printed configs are the experiments' own;
+only the data-derived values (vocabulary sizes, num_labels) are those of the generated data. The data comes
+from this script alone, from fixed seeds (its own generator, not Python's `random`), and NMT's SentencePiece
+model is written directly as a model file (a fixed BPE vocabulary, no spm_train), so the inputs are the same
+bytes on every machine. Changing the generator changes the baseline.
 
 Stripped before hashing and comparing (nondeterministic or machine-dependent):
   - timing fields, from every JSON text (files, stdout, the checkpoints' headers, the JSON in stderr lines),
     cut out of the text itself so the rest stays byte for byte: every key ending in `_s`, `_per_s` or
     `seconds` with a number value (elapsed_s, units_s, pairs_per_s, sentences_per_s, decode_tokens_s,
-    decode_chars_s, train_units_per_s, train_words_per_s, train_sentences_per_s, wall_seconds; the fields
-    found in results/runs/*/metrics.jsonl and summary.json);
+    decode_chars_s, train_units_per_s, train_words_per_s, train_sentences_per_s, train_tokens_per_s,
+    wall_seconds; the fields found in results/runs/*/metrics.jsonl and summary.json), and summary.json's
+    peak_rss_mb (the process's memory high-water mark: it varies with the allocator and the machine);
   - in stderr: rates (`826 units/s`), ETAs and durations (`in 0.01 s`);
   - the "command" field of summary.json, eval.json and their stdout copies (the command line), and the file
     command.txt (the command line and working folder); the experiment and --set flags are in
@@ -299,6 +301,46 @@ def generate_data(root, task, data, owners):
     GENERATORS[task](os.path.join(root, rel), data, rng)
 
 
+# The words of the generated corpora of the tasks that read GloVe-format vectors (data.embeddings).
+EMBEDDING_WORDS = {
+    "classify": ["good", "fine", "great", "bad", "dull", "poor", "film", "the", "a", "plot", "is", "and", "actors",
+                 "Story"],
+    "snli": ["a", "man", "woman", "dog", "is", "runs", "sits", "on", "the", "grass", "beach", "Outside", "not"],
+    "ner": ["Ann", "Bob", "Rome", "Oslo", "Acme", "Lego", "we", "saw", "in", "the", "with", "at", "and", "today"],
+}
+
+
+def generate_embeddings(root, task, data, dim):
+    """An experiment with data.embeddings (issue 52's GloVe rows) gets a vectors file there: one line per word of
+    the task's generated corpus (lowercased with data.lowercase), `dim` fixed values each, so that the task
+    loads real vectors as it would the corpus's GloVe subset."""
+    path = data.get("embeddings")
+    if not path:
+        return
+    if os.path.isabs(path) or ".." in path.split("/"):
+        raise SetupError("data.embeddings %r is not a relative path inside the working folder" % (path,))
+    words = []
+    for w in EMBEDDING_WORDS[task]:
+        w = w.lower() if data.get("lowercase") else w
+        if w not in words:
+            words.append(w)
+    write_lines(os.path.join(root, path),
+                ["%s %s" % (w, " ".join("%.2f" % (((i * 7 + d) % 19 - 9) / 10) for d in range(dim)))
+                 for i, w in enumerate(words)])
+
+
+def embedding_dim(task_keys, experiment):
+    """model.embed (classify, snli) or model.word_embed (ner): the experiment's, else the task's default."""
+    model = experiment.get("model") or {}
+    defaults = {row.get("key"): row.get("default") for row in task_keys}
+    for key in ("embed", "word_embed"):
+        if key in model:
+            return int(model[key])
+        if defaults.get("model." + key) is not None:
+            return int(defaults["model." + key])
+    raise SetupError("no model.embed or model.word_embed for the vectors file")
+
+
 class SetupError(Exception):
     pass
 
@@ -406,7 +448,7 @@ class Ctx:
 
 # A timing field and its value inside JSON text, however it is laid out (one line or pretty-printed): the
 # file's own bytes are kept, with only these fields cut out (and the comma that joined them).
-_KEY = r'"[A-Za-z0-9_]*(?:_s|_per_s|seconds)"'
+_KEY = r'"(?:[A-Za-z0-9_]*(?:_s|_per_s|seconds)|peak_rss_mb)"'
 _NUM = r'(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null|-?Infinity|NaN)'
 _STR = r'"(?:[^"\\]|\\.)*"'
 
@@ -423,7 +465,8 @@ COMMAND_CUTTERS = _field_cutters(r'"command"', _STR)
 
 
 def strip_timing_text(text, drop_command=False):
-    """JSON text without its timing fields (every key ending in _s, _per_s or seconds with a number value)
+    """JSON text without its timing fields (every key ending in _s, _per_s or seconds with a number value, and
+    peak_rss_mb)
     and, with drop_command, its "command" fields (the command line)."""
     for cutters in (TIMING_CUTTERS, COMMAND_CUTTERS) if drop_command else (TIMING_CUTTERS,):
         for c in cutters:
@@ -757,8 +800,11 @@ def collect(bin_dir, filt, jobs, keep, log, runs=True):
                     entries[name] = {"kind": "error", "error": "cannot tell the task of %s: add its folder or "
                                      "name to BASE_TASKS / experiment_task in tools/check_task_outputs.py" % rel}
                 continue
-            generate_data(work, task, data_section(key_rows[task], load_experiment(os.path.join(SOURCE, rel))),
-                          owners)
+            experiment = load_experiment(os.path.join(SOURCE, rel))
+            data = data_section(key_rows[task], experiment)
+            generate_data(work, task, data, owners)
+            if data.get("embeddings"):
+                generate_embeddings(work, task, data, embedding_dim(key_rows[task], experiment))
             if selected(filt, name):
                 units.append((name, unit_config, (ctx, rel, task)))
             if rel.startswith("experiments/smoke/") and selected(filt, "config-flags/" + rel):

@@ -4,12 +4,15 @@ on our data) segments the dev and test text of a prepared CWS folder, and the re
 that the tables, `make rescore` and the significance tests read like any other:
 
   /usr/bin/python3 tools/jieba_cws.py data/cws/msr_inhouse [--out results/runs/cws_msr_jieba]
+  /usr/bin/python3 tools/jieba_cws.py data/cws/pku_pkupd       # PKU protocol (d): results/runs/cws_pkupd_jieba
 
 The input of each split is its gold .seg file with the separators removed (the characters the trained
 segmenters see); jieba's words are written to <out>/segmented/<split>.utf8 in the bakeoff format, and scored by
 the suite's SIGHAN scorer (plots/rescore.py seg_rows: precision, recall, F1, OOV rate, OOV and IV recall
 against the folder's train_words.txt, the same numbers the C++ scorer gives). <out>/summary.json holds them with
 the jieba version and the seconds taken; command.txt, config.resolved.json, metrics.jsonl and stats/ as a run.
+The default run name follows the experiment files of the folder's protocol (run_name below), so that the row
+sits beside the trained cells' runs.
 """
 import argparse
 import json
@@ -29,6 +32,17 @@ def fail(msg):
     sys.exit(2)
 
 
+# The run-name stem of a prepared folder <corpus>_<protocol>, as the protocol's experiment files name their runs:
+# experiments/cws/msr_<cell>.json (in-house (b)), gsd_<cell>.json (UD), msr_standard_<cell>.json (standard (a)),
+# pkupd_<cell>.json (People's Daily (d)). Other folders (own data): the corpus name.
+PROTOCOL_STEMS = {"standard": "{corpus}_standard", "pkupd": "pkupd"}
+
+
+def run_name(data_dir):
+    corpus, _, protocol = os.path.basename(os.path.normpath(data_dir)).partition("_")
+    return "cws_%s_jieba" % PROTOCOL_STEMS.get(protocol, "{corpus}").format(corpus=corpus)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data_dir", help="a prepared CWS folder (data_prep/cws.py), e.g. data/cws/msr_inhouse")
@@ -44,8 +58,7 @@ def main(argv=None):
         fail(f"{prep_path} not found: {a.data_dir} is not a folder written by data_prep/cws.py")
     with open(prep_path, encoding="utf-8") as f:
         prep = json.load(f)
-    corpus = os.path.basename(os.path.normpath(a.data_dir)).split("_")[0]
-    out = a.out or os.path.join("results", "runs", f"cws_{corpus}_jieba")
+    out = a.out or os.path.join("results", "runs", run_name(a.data_dir))
     name = os.path.basename(os.path.normpath(out))
     jieba.setLogLevel(60)   # its dictionary-loading banner is not an error
     jieba.initialize()

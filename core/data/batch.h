@@ -29,6 +29,25 @@ struct SeqBatch {
   Ids flat() const;                           // element t*B + b is ids(t, b)
 };
 
+// What a run's batches held (issue 52: sorting by length keeps padding small, a token cap bounds the largest
+// batch): examples, real tokens, padded positions (B x T summed over batches) and the largest batch by positions.
+struct PaddingStats {
+  double examples = 0, tokens = 0, positions = 0;
+  Index largest_examples = 0, largest_steps = 0;   // B and T of the batch with the most positions
+
+  void add(const SeqBatch& b) {
+    examples += static_cast<double>(b.size());
+    tokens += static_cast<double>(b.tokens());
+    positions += static_cast<double>(b.size() * b.steps());
+    if (b.size() * b.steps() > largest_examples * largest_steps) {
+      largest_examples = b.size();
+      largest_steps = b.steps();
+    }
+  }
+  // The share of padded positions that are padding: 1 - tokens / positions (0 before any batch).
+  double padding_share() const { return positions > 0 ? 1.0 - tokens / positions : 0.0; }
+};
+
 // Pads to the longest sequence. Every sequence must be non-empty: an all-pad column would make masked means
 // and attention divide by zero later, far from the cause.
 SeqBatch pad_batch(const std::vector<Ids>& seqs, std::int32_t pad_id = 0);
@@ -62,13 +81,20 @@ std::vector<std::vector<int>> batches_by_length(const std::vector<Example>& data
 
 // Evaluation and prediction: the input order's indices, every example sorted by length at once (least
 // padding), no rng drawn; the caller writes each result back at its index, so the output keeps the input order.
+// Only one batch's graph is alive at a time (the callers clear it per batch), so a batch's size, and with a
+// token cap (max_tokens, BatchingConfig::eval_options) its padded positions, bound evaluation's memory.
 inline BatchingOptions eval_batching(int batch_size) {
   return {.batch_size = batch_size, .maxi_batch = 0, .shuffle = false};
 }
 template <class Example, class Length>
+std::vector<std::vector<int>> eval_batches(const std::vector<Example>& data, Length length, BatchingOptions opts) {
+  opts.shuffle = false;   // the Rng below is never advanced
+  Rng unused(0);
+  return batches_by_length(data, length, opts, unused);
+}
+template <class Example, class Length>
 std::vector<std::vector<int>> eval_batches(const std::vector<Example>& data, Length length, int batch_size) {
-  Rng unused(0);  // not advanced: shuffle is off
-  return batches_by_length(data, length, eval_batching(batch_size), unused);
+  return eval_batches(data, length, eval_batching(batch_size));
 }
 
 }  // namespace twin

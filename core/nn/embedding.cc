@@ -75,14 +75,14 @@ bool is_integer(std::string_view tok) {
 
 }  // namespace
 
-PretrainedStats Embedding::load_glove(const std::string& path, const WordToId& word_to_id) {
+PretrainedStats Embedding::load_glove(const std::string& path, const WordToId& word_to_id, const WordCheck& check) {
   Param& e = table();
   const Index V = e.value.rows(), D = e.value.cols();
   std::ifstream in(path);
   TW_CHECK(in.good(), "pretrained embeddings: cannot open '", path, "'");
 
   PretrainedStats st;
-  std::vector<std::uint8_t> loaded(static_cast<size_t>(V), 0);
+  std::vector<Index> loaded_on(static_cast<size_t>(V), 0);   // the line a row's vector came from; 0 = none
   std::vector<std::string_view> tok;
   std::string line, word;
   Index line_no = 0;
@@ -115,6 +115,9 @@ PretrainedStats Embedding::load_glove(const std::string& path, const WordToId& w
     }
     word.assign(tok[0]);
     for (Index k = 1; k < word_pieces; ++k) word.append(" ").append(tok[static_cast<size_t>(k)]);
+    // Every word, also one outside the vocabulary (the caller's check: nn/text_embeddings.cc refuses invalid
+    // UTF-8, a file in another encoding whose words would silently match nothing).
+    if (check) check(word, detail::cat("pretrained embeddings '", path, "' line ", line_no));
     ++st.lines;
 
     const int id = word_to_id(word);
@@ -123,10 +126,10 @@ PretrainedStats Embedding::load_glove(const std::string& path, const WordToId& w
       continue;
     }
     TW_CHECK(id < V, where(), "word '", word, "' maps to id ", id, " outside the embedding table of V=", V, " rows");
-    if (loaded[static_cast<size_t>(id)]) {
-      ++st.duplicates;
-      continue;
-    }
+    // A second vector for a vocabulary word: which one was meant is unknowable (issue 52; a word outside the
+    // vocabulary is not looked at, so a file's repeated junk lines do not stop it).
+    TW_CHECK(loaded_on[static_cast<size_t>(id)] == 0, where(), "word '", word, "' again (first on line ",
+             loaded_on[static_cast<size_t>(id)], "): a vectors file has one line per word");
     // Parse into a temporary row so a bad value leaves the table untouched.
     RowVec row(D);
     for (Index d = 0; d < D; ++d) {
@@ -135,7 +138,7 @@ PretrainedStats Embedding::load_glove(const std::string& path, const WordToId& w
                "', not a finite number");
     }
     e.value.row(id) = row;
-    loaded[static_cast<size_t>(id)] = 1;
+    loaded_on[static_cast<size_t>(id)] = line_no;
     ++st.found;
   }
   TW_CHECK(!in.bad(), "pretrained embeddings: read error in '", path, "' after line ", line_no);
@@ -143,16 +146,20 @@ PretrainedStats Embedding::load_glove(const std::string& path, const WordToId& w
   return st;
 }
 
-PretrainedStats Embedding::load_glove(const std::string& path, const std::vector<std::string>& vocab) {
+PretrainedStats Embedding::load_glove(const std::string& path, const std::vector<std::string>& vocab,
+                                      const WordCheck& check) {
   TW_CHECK(static_cast<Index>(vocab.size()) <= vocab_size(), "pretrained embeddings: a vocabulary of ",
            vocab.size(), " words for a table of V=", vocab_size(), " rows");
   std::unordered_map<std::string, int> ids;
   ids.reserve(vocab.size());
   for (size_t i = 0; i < vocab.size(); ++i) ids.emplace(vocab[i], static_cast<int>(i));   // first id wins
-  return load_glove(path, [&ids](const std::string& w) {
-    auto it = ids.find(w);
-    return it == ids.end() ? -1 : it->second;
-  });
+  return load_glove(
+      path,
+      [&ids](const std::string& w) {
+        auto it = ids.find(w);
+        return it == ids.end() ? -1 : it->second;
+      },
+      check);
 }
 
 }  // namespace twin

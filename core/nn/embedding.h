@@ -17,12 +17,14 @@ namespace twin {
 // Maps a word to its table row, or to a negative number when the word has no row. It must NOT map
 // unknown words to <unk>, or every unknown vector in the file would overwrite the <unk> row.
 using WordToId = std::function<int(const std::string&)>;
+// Called with every vector line's word and where it is ("pretrained embeddings '<path>' line N"); throws to refuse
+// it. The engine has no text module (the double build leaves data/ out), so the caller brings the UTF-8 check.
+using WordCheck = std::function<void(const std::string& word, const std::string& where)>;
 
 struct PretrainedStats {
   Index lines = 0;          // vector lines read (a word2vec-style "count dim" header is not counted)
   Index found = 0;          // distinct table rows that received a vector
   Index not_in_vocab = 0;   // lines whose word has no row
-  Index duplicates = 0;     // later lines for a word already loaded (the first one wins)
   Index missing = 0;        // table rows with no vector (keep their initial values), reserved ids included
 };
 
@@ -46,9 +48,11 @@ class Embedding {
   // like) as long as its extra pieces are not numbers. Rows of found words are overwritten with the
   // file's values; other rows keep their initial values. Values of words not in the vocabulary are not
   // parsed (a large file is mostly such words), only counted. Throws twin::Error naming the file and
-  // line for a wrong number of values or a non-numeric/non-finite value.
-  PretrainedStats load_glove(const std::string& path, const WordToId& word_to_id);
-  PretrainedStats load_glove(const std::string& path, const std::vector<std::string>& vocab);   // id = index
+  // line for a wrong number of values, a non-numeric/non-finite value, a word that is not UTF-8, or a second
+  // line for a word of the vocabulary (which vector was meant is unknowable).
+  PretrainedStats load_glove(const std::string& path, const WordToId& word_to_id, const WordCheck& check = nullptr);
+  PretrainedStats load_glove(const std::string& path, const std::vector<std::string>& vocab,   // id = index
+                             const WordCheck& check = nullptr);
 
  private:
   Param* e_ = nullptr;

@@ -10,7 +10,7 @@ namespace twin {
 // Loads c.embeddings (if not "") into the rows of `emb` ([vocab.size(), d]) of the vocabulary words it
 // holds, with Embedding::load_glove (GloVe text, word2vec header, tabs, CRLF, words with spaces; errors name
 // file and line); returns how many rows were set, 0 for "". A missing file is an error saying what
-// data.embeddings expects.
+// data.embeddings expects, and so is a file none of whose lines is a vocabulary word (a mismatch).
 long load_text_embeddings(const TextDataConfig& c, const Vocab& vocab, Embedding& emb);
 
 }  // namespace twin

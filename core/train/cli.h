@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/gemm.h"
+#include "base/memory_use.h"
 #include "base/threads.h"
 #include "train/checkpoint.h"
 #include "train/dist.h"
@@ -234,6 +235,9 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
     nlohmann::json summary = run_summary(prog, run, task.params(), args.eval_only ? nullptr : &out, dev, test, args);
     summary["evaluated_model"] = have_best ? "model.best.bin" : "current parameters (no dev evaluation yet)";
     task.finish(run.out_dir, summary);
+    // The process's memory high-water mark, after training, the final evaluations and the task's own report
+    // (rank 0's under MPI): what a run of this experiment needs, its largest batch included.
+    summary["peak_rss_mb"] = peak_rss_mb();
     write_text_atomic(dir.path(args.eval_only ? "eval.json" : "summary.json"), summary.dump(2) + "\n");
     std::printf("%s\n", summary.dump(2).c_str());
     if (!args.eval_only) dist::barrier();

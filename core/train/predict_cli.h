@@ -73,15 +73,15 @@ int lines_mode_main(int argc, char** argv, const std::string& usage, Run run) {
   return 0;
 }
 
-// One label per example, in input order, in eval_batches by `length` of `batch` examples (no dropout), with
+// One label per example, in input order, in eval_batches by `length` cut as `batching` says (no dropout), with
 // logits(g, ids) -> [B, C] the logits of the examples `ids` built in g: what a task's evaluation and its predict
 // mode both label with, so that the predict mode gives a run's own predictions again.
 template <class Example, class Length, class Logits>
-std::vector<LabelProbability> label_examples(const std::vector<Example>& examples, Length length, int batch,
-                                             Logits logits) {
+std::vector<LabelProbability> label_examples(const std::vector<Example>& examples, Length length,
+                                             const BatchingOptions& batching, Logits logits) {
   std::vector<LabelProbability> out(examples.size());
   Graph g(Mode::kInfer);
-  for (const std::vector<int>& ids : eval_batches(examples, length, batch)) {
+  for (const std::vector<int>& ids : eval_batches(examples, length, batching)) {
     g.clear();
     argmax_rows(logits(g, ids), ids, out);
   }
@@ -90,7 +90,8 @@ std::vector<LabelProbability> label_examples(const std::vector<Example>& example
 
 // The main of a mode that gives one label per input line (`classify predict`, `snli predict`): loads
 // Predictor::load(run), reads the examples with read(predictor, lines, input name), labels them with
-// predictor.predict(examples, batch) (batch: --batch, else the run's data.eval_batch_size), writes
+// predictor.predict(examples, batching) (the run's data.eval_options(): --batch examples, else its
+// data.eval_batch_size, and its data.eval_batch_tokens), writes
 // "<name(label)>\t<probability>" per line and reports on stderr. One body, so the modes cannot drift apart.
 template <class Predictor, class Read, class Name>
 int label_lines_main(int argc, char** argv, const PredictMode& mode, const char* noun, Read read, Name name) {
@@ -98,7 +99,7 @@ int label_lines_main(int argc, char** argv, const PredictMode& mode, const char*
       argc, argv, usage_text(mode), [&](const Predictor& pred, const std::vector<std::string>& lines, const PredictArgs& a) {
         const auto examples = read(pred, lines, input_name(a));
         const std::vector<LabelProbability> out =
-            pred.predict(examples, a.batch > 0 ? a.batch : pred.data.eval_batch_size);
+            pred.predict(examples, pred.data.eval_options(a.batch));
         return ModeOutput{label_probability_lines(out, name), done_line(mode.name, out.size(), noun, a)};
       });
 }

@@ -13,6 +13,7 @@ const ConfigTable<ClassifyDataConfig>& classify_data_table() {
   return table_once<ClassifyDataConfig>([]<class C>(ConfigTable<C>& t) {
     add_text_data_rows<C>(t, [](C& c) -> TextDataConfig& { return c; });
     t.integer("num_labels", &C::num_labels, 0, 1 << 20, "classes C; 0 = counted from the training data");
+    add_length_policy_rows<C>(t, [](C& c) -> LengthPolicy& { return c.length; });
     t.rule([](const C& c) -> std::pair<std::string, std::string> {
       if (c.num_labels == 1) return {"num_labels", "must be 0 (counted from the training data) or at least 2"};
       return {"", ""};
@@ -25,7 +26,8 @@ nlohmann::json to_json(const ClassifyDataConfig& c) { return classify_data_table
 
 std::string split_path(const ClassifyDataConfig& c, const std::string& split) { return c.dir + "/" + split + ".txt"; }
 
-std::vector<Example> read_examples(const std::string& path, int num_labels, bool lowercase) {
+std::vector<Example> read_examples(const std::string& path, int num_labels, bool lowercase,
+                                   const LengthPolicy& length) {
   TW_CHECK(std::filesystem::exists(path), "classification data file ", path, " not found (HINT: python3 "
            "data_prep/sst.py writes data/sst/{sst2,sst5}/{train,dev,test}.txt from $RAW_DATA/sst; any corpus with "
            "one `<label> <tokens>` line per example works; data.dir in the experiment says where)");
@@ -46,10 +48,21 @@ std::vector<Example> read_examples(const std::string& path, int num_labels, bool
     e.label = label;
     e.tokens.assign(std::make_move_iterator(f.begin() + 1), std::make_move_iterator(f.end()));
     if (lowercase) lowercase_ascii(e.tokens);
+    e.dropped = truncate_tokens(e.tokens, length);
     return e;
   });
   TW_CHECK(!out.empty(), path, ": no examples (an empty file)");
   return out;
+}
+
+nlohmann::json truncation_counts(const std::vector<Example>& data) {
+  long cut = 0, kept = 0, dropped = 0;
+  for (const Example& e : data) {
+    cut += e.dropped > 0;
+    kept += static_cast<long>(e.tokens.size());
+    dropped += e.dropped;
+  }
+  return {{"examples", data.size()}, {"truncated", cut}, {"tokens_kept", kept}, {"tokens_dropped", dropped}};
 }
 
 int count_labels(const std::vector<Example>& train, const ClassifyDataConfig& c, const std::string& train_path) {

@@ -4,7 +4,9 @@
 // one is an error naming file:line (missing label, non-integer or unknown label, empty text, invalid UTF-8),
 // never a silently dropped example. Also: the word vocabulary of the training sentences (min count, max
 // size), the number of labels (given, or counted from the training data), padded batches. The `data` keys,
-// batching and pretrained (GloVe) embeddings are shared with the snli task: data/labelled_text.h.
+// batching and pretrained (GloVe) embeddings are shared with the snli task: data/labelled_text.h. Documents
+// (data_prep/docs.py: IMDB, 20 Newsgroups) are lines like any other; the length policy (data.max_length,
+// classify_length.h) cuts the long ones as they are read.
 #pragma once
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "data/labelled_text.h"
 #include "data/vocab.h"
 #include "base/json_reader.h"
+#include "classify_length.h"
 
 namespace twin::classify {
 
@@ -23,6 +26,7 @@ namespace twin::classify {
 struct ClassifyDataConfig : TextDataConfig {
   ClassifyDataConfig() : TextDataConfig(32) {}   // sentences per training batch
   int num_labels = 0;   // C; 0 = counted from the training data (max label + 1, every label present)
+  LengthPolicy length;  // data.max_length, data.truncate, data.truncate_head (classify_length.h)
 };
 // Reads the `data` object of an experiment (dir and protocol required; the rest optional; unknown keys are
 // errors).
@@ -34,14 +38,18 @@ nlohmann::json to_json(const ClassifyDataConfig& c);
 struct Example {
   std::vector<std::string> tokens;
   int label = 0;
+  long dropped = 0;   // tokens the length policy cut from the line (0: read whole)
 };
 
 // The examples of `path`, in file order. num_labels > 0: a label >= num_labels is an error ("unknown label");
 // num_labels == 0: any non-negative integer is accepted. Errors name file:line: an empty line (missing label),
 // a first field that is not a non-negative integer, an unknown label, a label without text, invalid UTF-8 (with
 // the byte offset). A missing file says how to make SST (python3 data_prep/sst.py); a file without examples
-// is an error.
-std::vector<Example> read_examples(const std::string& path, int num_labels, bool lowercase = false);
+// is an error. Each example is cut to `length` (after the checks, which see the whole line).
+std::vector<Example> read_examples(const std::string& path, int num_labels, bool lowercase = false,
+                                   const LengthPolicy& length = {});
+// Per split: examples, how many the length policy cut, and the tokens kept and dropped.
+nlohmann::json truncation_counts(const std::vector<Example>& data);
 // <dir>/<split>.txt with the config's settings.
 std::string split_path(const ClassifyDataConfig& c, const std::string& split);
 

@@ -25,7 +25,8 @@ Predictor Predictor::load(const std::string& run_dir) {
         p.num_labels = p.data.num_labels;   // resolved() writes the counted number
       },
       [&] {
-        const std::vector<Example> train = read_examples(train_path, p.data.num_labels, p.data.lowercase);
+        const std::vector<Example> train =
+            read_examples(train_path, p.data.num_labels, p.data.lowercase, p.data.length);
         p.num_labels = count_labels(train, p.data, train_path);
         p.vocab = build_vocab(train, p.data);
       });
@@ -46,6 +47,7 @@ std::vector<Example> Predictor::read_sentences(const std::vector<std::string>& l
     e.tokens = split_whitespace(lines[i]);
     TW_CHECK(!e.tokens.empty(), where, ": empty line (expected a tokenised sentence, tokens separated by spaces)");
     if (data.lowercase) lowercase_ascii(e.tokens);
+    e.dropped = truncate_tokens(e.tokens, data.length);   // the run's length policy
     e.label = 0;   // unused: there is no gold
     out.push_back(std::move(e));
   }
@@ -53,9 +55,9 @@ std::vector<Example> Predictor::read_sentences(const std::vector<std::string>& l
 }
 
 std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab& vocab,
-                                        const std::vector<Example>& sentences, int batch) {
+                                        const std::vector<Example>& sentences, const BatchingOptions& batching) {
   Rng unused(0);
-  return label_examples(sentences, example_length, batch, [&](Graph& g, const std::vector<int>& ids) {
+  return label_examples(sentences, example_length, batching, [&](Graph& g, const std::vector<int>& ids) {
     const ClassifyBatch b = make_batch(sentences, ids, vocab);
     return Mat(model.logits(g, b.text, unused).val());   // [B, C]
   });

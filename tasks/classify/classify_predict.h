@@ -3,8 +3,9 @@
 // reads one tokenised sentence per line (the text of a data file's line without its label: tokens separated by
 // spaces; stdin by default) and writes one line per sentence, "label<TAB>probability": the predicted label as
 // the data files write it (the integer 0..C-1) and its softmax probability. The run's preprocessing is applied
-// (ASCII lowercasing when data.lowercase; words outside the vocabulary are <unk>); the model is in inference
-// mode (no dropout) and the batches are those of the run's own evaluation (data.eval_batch_size, input order),
+// (ASCII lowercasing when data.lowercase, then the length policy, data.max_length; words outside the vocabulary
+// are <unk>); the model is in inference mode (no dropout) and the batches are those of the run's own evaluation
+// (data.eval_batch_size and data.eval_batch_tokens, input order),
 // so the run's predictions/test.txt is reproduced from its test sentences. An empty line is an error naming
 // it (a classifier needs at least one word). The model is <run>/model.best.bin with the run's
 // config.resolved.json; the vocabulary is the run's vocab.txt (written when training finishes) or, for runs that
@@ -32,7 +33,7 @@ using Prediction = LabelProbability;   // the label id and its softmax probabili
 // One prediction per sentence, in input order, in batches of `batch` sentences (no dropout): what the task's own
 // evaluation labels with, so the predict mode gives a run's predictions again.
 std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab& vocab,
-                                        const std::vector<Example>& sentences, int batch);
+                                        const std::vector<Example>& sentences, const BatchingOptions& batching);
 
 // A trained classifier loaded from a run folder.
 struct Predictor : TrainedModel<ClassifyDataConfig, ClassifyModelConfig, Vocab, ClassifyModel> {
@@ -42,8 +43,8 @@ struct Predictor : TrainedModel<ClassifyDataConfig, ClassifyModelConfig, Vocab, 
   // The tokens of each line (lowercased when the run was); `source` names the input in errors
   // ("<source>:<line>: ...": invalid UTF-8, an empty line).
   std::vector<Example> read_sentences(const std::vector<std::string>& lines, const std::string& source) const;
-  std::vector<Prediction> predict(const std::vector<Example>& sentences, int batch) const {
-    return label_sentences(*model, vocab, sentences, batch);
+  std::vector<Prediction> predict(const std::vector<Example>& sentences, const BatchingOptions& batching) const {
+    return label_sentences(*model, vocab, sentences, batching);
   }
 };
 

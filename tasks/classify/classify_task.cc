@@ -38,10 +38,10 @@ ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainCo
              mcfg_.encoder), ", cell ", mcfg_.cell.type, mcfg_.bidirectional ? ", bidirectional" : "", ")");
   }
   train_path_ = split_path(data_, data_.train);
-  train_ = read_examples(train_path_, data_.num_labels, data_.lowercase);
+  train_ = read_examples(train_path_, data_.num_labels, data_.lowercase, data_.length);
   num_labels_ = count_labels(train_, data_, train_path_);
-  dev_ = read_examples(split_path(data_, data_.dev), num_labels_, data_.lowercase);
-  test_ = read_examples(split_path(data_, data_.test), num_labels_, data_.lowercase);
+  dev_ = read_examples(split_path(data_, data_.dev), num_labels_, data_.lowercase, data_.length);
+  test_ = read_examples(split_path(data_, data_.test), num_labels_, data_.lowercase, data_.length);
   vocab_ = build_vocab(train_, data_);
   model_ = std::make_unique<ClassifyModel>(mcfg_, vocab_.size(), num_labels_, store_);
   glove_found_ = load_text_embeddings(data_, vocab_, model_->embedding());
@@ -51,6 +51,14 @@ ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainCo
                data_.embeddings.empty()
                    ? ", random embeddings"
                    : (", " + std::to_string(glove_found_) + " rows from " + data_.embeddings).c_str());
+  if (data_.length.truncates())
+    std::fprintf(stderr, "classify: length policy: %s; cut: train %ld, dev %ld, test %ld examples\n",
+                 describe(data_.length).c_str(), truncation_counts(train_)["truncated"].get<long>(),
+                 truncation_counts(dev_)["truncated"].get<long>(), truncation_counts(test_)["truncated"].get<long>());
+}
+
+bool ClassifyTask::has_length_policy() const {
+  return data_.length.truncates() || data_.batch_tokens > 0 || data_.eval_batch_tokens > 0;
 }
 
 nlohmann::json ClassifyTask::resolved() const {
@@ -61,12 +69,13 @@ nlohmann::json ClassifyTask::resolved() const {
 
 SummedLoss ClassifyTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
   const ClassifyBatch b = make_batch(train_, ids, vocab_);
+  trained_.add(b.text);
   return {model_->loss(g, b.text, b.labels, rng), static_cast<double>(ids.size())};   // [1,1] summed over sentences
 }
 
 ScoredLabels ClassifyTask::score(const std::vector<Example>& data) const {
   Stopwatch sw;
-  const std::vector<LabelProbability> best = label_sentences(*model_, vocab_, data, data_.eval_batch_size);
+  const std::vector<LabelProbability> best = label_sentences(*model_, vocab_, data, data_.eval_options());
   return score_predictions(best, data, num_labels_, "sentences", sw.seconds());
 }
 
@@ -81,6 +90,7 @@ void ClassifyTask::memory_sentences(std::vector<Example>& sentences, std::vector
       e.tokens = split_whitespace(line);
       if (e.tokens.empty()) continue;   // blank lines separate nothing; skip them
       if (data_.lowercase) lowercase_ascii(e.tokens);
+      e.dropped = truncate_tokens(e.tokens, data_.length);
       e.label = -1;
       sentences.push_back(std::move(e));
       sources.push_back("file:" + std::to_string(in.line_no()));
@@ -212,7 +222,28 @@ void ClassifyTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   summary["params_without_embeddings"] =
       static_cast<long>(store_.total_size()) - static_cast<long>(model_->embeddings().value.size());
   summary["params_expected"] = ClassifyModel::expected_params(mcfg_, vocab_.size(), num_labels_);
-  if (summary.contains("train_units_per_s")) summary["train_sentences_per_s"] = summary["train_units_per_s"];
+  if (summary.contains("train_units_per_s")) {
+    summary["train_sentences_per_s"] = summary["train_units_per_s"];
+    // The trainer counts sentences; its rate times this process's tokens per trained sentence is tokens/s.
+    if (trained_.examples > 0)
+      summary["train_tokens_per_s"] =
+          summary["train_units_per_s"].get<double>() * trained_.tokens / trained_.examples;
+  }
+  if (has_length_policy()) {
+    nlohmann::json batches = {
+        {"what", "the training batches of this process (a resumed run: since the resume)"},
+        {"examples", static_cast<long>(trained_.examples)},
+        {"tokens", static_cast<long>(trained_.tokens)},
+        {"padded_positions", static_cast<long>(trained_.positions)},
+        {"padding_share", trained_.padding_share()},
+        {"largest", {{"examples", trained_.largest_examples}, {"steps", trained_.largest_steps},
+                     {"positions", trained_.largest_examples * trained_.largest_steps}}}};
+    summary["length_policy"] = {{"kept", describe(data_.length)},
+                                {"splits", {{"train", truncation_counts(train_)},
+                                            {"dev", truncation_counts(dev_)},
+                                            {"test", truncation_counts(test_)}}},
+                                {"train_batches", batches}};
+  }
   if (memory_n_ >= 0 || !memory_file_.empty()) {
     std::vector<Example> sents;
     std::vector<std::string> sources;

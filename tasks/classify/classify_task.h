@@ -1,8 +1,11 @@
 // The sentence classification task for the shared trainer (core/train/trainer.h): batches of sentences,
 // cross-entropy averaged over a batch's sentences, dev accuracy selecting the best model (early stopping with
 // train.patience), and test accuracy with per-label accuracy and the confusion matrix in summary.json, beside
-// train accuracy, the parameter count with and without the embeddings and training sentences/s. Optional
-// GloVe-format vectors initialise the embedding rows they cover (frozen with model.freeze_embeddings).
+// train accuracy, the parameter count with and without the embeddings and training sentences/s and tokens/s.
+// Optional GloVe-format vectors initialise the embedding rows they cover (frozen with model.freeze_embeddings).
+// Documents: with a length policy (data.max_length, data.batch_tokens, data.eval_batch_tokens) summary.json
+// also has "length_policy": what was kept, how many examples of each split were cut, and what the training
+// batches held (padding share, the largest batch: the memory high-water mark, peak_rss_mb, comes from it).
 //
 // Flags (after the final evaluation of the best model; also with --eval-only on a finished run):
 //   --memory N        the memory-weight analysis (classify_memory.h) of the first test sentence with the word
@@ -51,6 +54,8 @@ class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyDataConfig, Cl
   const ClassifyModel& model() const { return *model_; }
   const Vocab& vocab() const { return vocab_; }
   const std::vector<Example>& test_data() const { return test_; }
+  // Any of data.max_length, data.batch_tokens, data.eval_batch_tokens set: summary.json reports the policy.
+  bool has_length_policy() const;
 
  private:
   std::string train_path_;
@@ -60,6 +65,7 @@ class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyDataConfig, Cl
   int memory_n_ = -1;            // --memory N; -1 = not given
   std::string memory_file_;      // --memory-file
   std::unique_ptr<ClassifyModel> model_;
+  PaddingStats trained_;         // the training batches of this process (tokens/s, the length-policy report)
 };
 
 }  // namespace twin::classify

@@ -42,7 +42,8 @@ Segmenter Segmenter::load(const std::string& run_dir) {
   return s;
 }
 
-std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::string>& lines, int batch,
+std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::string>& lines,
+                                                         const BatchingOptions& batching,
                                                          const std::string& source) const {
   std::vector<Sentence> sents;
   std::vector<int> index_of(lines.size(), -1);   // line -> sentence, -1 for a line without characters
@@ -57,7 +58,7 @@ std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::
     sents.push_back(std::move(s));
   }
   std::vector<std::vector<std::string>> words(sents.size());
-  for (const auto& idx : eval_batches(sents, sentence_length, batch)) {
+  for (const auto& idx : eval_batches(sents, sentence_length, batching)) {
     const CwsBatch b = make_batch(sents, idx, vocab, data.bigrams);
     const auto tags = model->decode(b);
     for (size_t k = 0; k < idx.size(); ++k) {
@@ -74,7 +75,7 @@ std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::
 int segment_main(int argc, char** argv) {
   return lines_mode_main<Segmenter>(argc, argv, usage_text(kSegmentMode), [](const Segmenter& seg, const std::vector<std::string>& lines,
                                                            const PredictArgs& a) {
-    const auto words = seg.segment(lines, a.batch > 0 ? a.batch : seg.data.eval_batch_size, input_name(a));
+    const auto words = seg.segment(lines, seg.data.eval_options(a.batch), input_name(a));
     std::string text;
     for (const auto& s : words) {
       for (size_t k = 0; k < s.size(); ++k) text += (k ? "  " : "") + s[k];

@@ -28,8 +28,8 @@ struct Segmenter : TrainedModel<CwsDataConfig, CwsModelConfig, CwsVocab, CwsMode
 
   static Segmenter load(const std::string& run_dir);
   // One word list per line (empty for a line without characters); `where(i)` names line i in errors.
-  std::vector<std::vector<std::string>> segment(const std::vector<std::string>& lines, int batch,
-                                                const std::string& source) const;
+  std::vector<std::vector<std::string>> segment(const std::vector<std::string>& lines,
+                                                const BatchingOptions& batching, const std::string& source) const;
 };
 
 // The vocabulary files a run keeps beside its model (written by CwsTask::finish).

@@ -30,7 +30,7 @@ SummedLoss CwsTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng)
 std::vector<std::vector<std::string>> CwsTask::segment(const std::vector<Sentence>& data, double* seconds) const {
   Stopwatch sw;
   std::vector<std::vector<std::string>> out(data.size());
-  for (const auto& idx : eval_batches(data, sentence_length, data_.eval_batch_size)) {
+  for (const auto& idx : eval_batches(data, sentence_length, data_.eval_options())) {
     const CwsBatch b = make_batch(data, idx, vocab_, data_.bigrams);
     const auto tags = model_->decode(b);
     for (size_t k = 0; k < idx.size(); ++k) {

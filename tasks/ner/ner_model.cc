@@ -11,6 +11,7 @@ NerModel::NerModel(const NerModelConfig& cfg, Index word_vocab, Index char_vocab
     : cfg_(cfg), num_tags_(num_tags) {
   const Init init = init::uniform(static_cast<Real>(cfg.init_scale));
   words_ = Embedding(store, "ner/word_emb", word_vocab, cfg.word_embed, init);
+  if (cfg.freeze_embeddings) words_.freeze();
   int in = cfg.word_embed;
   if (cfg.char_embed > 0) {
     chars_ = Embedding(store, "ner/char_emb", char_vocab, cfg.char_embed, init);

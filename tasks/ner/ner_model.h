@@ -28,6 +28,7 @@ namespace twin::ner {
 
 struct NerModelConfig {
   int word_embed = 100;
+  bool freeze_embeddings = false; // fixed word embeddings (pretrained, data.embeddings); characters always train
   int char_embed = 25;            // 0 = no character BiRNN
   CellConfig char_cell;           // hidden 25 per direction in the paper
   CellConfig cell;                // hidden 100 per direction in the paper

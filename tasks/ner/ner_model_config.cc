@@ -9,6 +9,8 @@ namespace twin::ner {
 const ConfigTable<NerModelConfig>& ner_model_table() {
   return table_once<NerModelConfig>([]<class C>(ConfigTable<C>& t) {
     t.integer("word_embed", &C::word_embed, 1, 1 << 16, "word embedding size")
+        .flag("freeze_embeddings", &C::freeze_embeddings,
+              "keep the (pretrained) word embeddings fixed; the character embeddings always train")
         .integer("char_embed", &C::char_embed, 0, 1 << 16, "character embedding size; 0 = no character BiRNN")
         .section("char_cell", &C::char_cell, &cell_table(), "the character BiRNN's cell (hidden 0 = 25)")
         .section("cell", &C::cell, &cell_table(), "the word BiRNN's cell (hidden 0 = 100)")

@@ -64,7 +64,7 @@ std::vector<std::vector<std::string>> Tagger::read_sentences(const std::vector<s
 }
 
 std::vector<std::vector<std::string>> Tagger::tag(const std::vector<std::vector<std::string>>& sentences,
-                                                  int batch) const {
+                                                  const BatchingOptions& batching) const {
   std::vector<Sentence> sents;
   std::vector<size_t> line_of;   // sentence -> input position; empty sentences are not batched
   for (size_t i = 0; i < sentences.size(); ++i) {
@@ -77,7 +77,7 @@ std::vector<std::vector<std::string>> Tagger::tag(const std::vector<std::vector<
   }
   std::vector<std::vector<std::string>> out(sentences.size());
   // The batching of NerTask::tag (input order, no shuffling), so a run's own test split is tagged identically.
-  for (const auto& idx : eval_batches(sents, sentence_length, batch)) {
+  for (const auto& idx : eval_batches(sents, sentence_length, batching)) {
     const NerBatch b = make_batch(sents, idx, vocab, data, /*with_gold=*/false);
     const auto ids = model->decode(b);
     for (size_t k = 0; k < idx.size(); ++k) {
@@ -93,7 +93,7 @@ int tag_main(int argc, char** argv) {
   return lines_mode_main<Tagger>(argc, argv, usage_text(kTagMode), [](const Tagger& tagger, const std::vector<std::string>& lines,
                                                         const PredictArgs& a) {
     const auto sentences = Tagger::read_sentences(lines, input_name(a));
-    const auto tags = tagger.tag(sentences, a.batch > 0 ? a.batch : tagger.data.text.eval_batch_size);
+    const auto tags = tagger.tag(sentences, tagger.data.text.eval_options(a.batch));
     std::string text;
     long tokens = 0;
     for (size_t i = 0; i < sentences.size(); ++i) {

@@ -33,8 +33,9 @@ struct Tagger : TrainedModel<NerDataConfig, NerModelConfig, NerVocab, NerModel> 
   // The tokens of each line; `source` names the input in errors ("<source>:<line>: invalid UTF-8 ...").
   static std::vector<std::vector<std::string>> read_sentences(const std::vector<std::string>& lines,
                                                               const std::string& source);
-  // One BIO tag list per sentence (empty for an empty sentence), in batches of `batch` sentences.
-  std::vector<std::vector<std::string>> tag(const std::vector<std::vector<std::string>>& sentences, int batch) const;
+  // One BIO tag list per sentence (empty for an empty sentence), in the batches `batching` cuts.
+  std::vector<std::vector<std::string>> tag(const std::vector<std::vector<std::string>>& sentences,
+                                            const BatchingOptions& batching) const;
 };
 
 // The vocabulary files a run keeps beside its model (written by NerTask::finish).

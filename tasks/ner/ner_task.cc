@@ -32,7 +32,7 @@ SummedLoss NerTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng)
 std::vector<std::vector<std::string>> NerTask::tag(const std::vector<Sentence>& data, double* seconds) const {
   Stopwatch sw;
   std::vector<std::vector<std::string>> out(data.size());
-  for (const auto& idx : eval_batches(data, sentence_length, data_.text.eval_batch_size)) {
+  for (const auto& idx : eval_batches(data, sentence_length, data_.text.eval_options())) {
     const NerBatch b = make_batch(data, idx, vocab_, data_, /*with_gold=*/false);
     const auto ids = model_->decode(b);
     for (size_t k = 0; k < idx.size(); ++k) {

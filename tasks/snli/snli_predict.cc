@@ -50,9 +50,9 @@ std::vector<Pair> Predictor::read_pairs(const std::vector<std::string>& lines, c
 }
 
 std::vector<Prediction> label_pairs(const SnliModel& model, const Vocab& vocab, const std::vector<Pair>& pairs,
-                                    int batch) {
+                                    const BatchingOptions& batching) {
   Rng unused(0);
-  return label_examples(pairs, pair_length, batch, [&](Graph& g, const std::vector<int>& ids) {
+  return label_examples(pairs, pair_length, batching, [&](Graph& g, const std::vector<int>& ids) {
     const SnliBatch b = make_batch(pairs, ids, vocab);
     return Mat(model.logits(g, b.premise, b.hypothesis, unused).val());   // [B, 3]
   });

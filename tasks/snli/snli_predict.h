@@ -33,7 +33,7 @@ using Prediction = LabelProbability;   // label 0..2 (label_name() gives its nam
 // One prediction per pair, in input order, in batches of `batch` pairs (no dropout): what the task's own evaluation
 // labels with, so the predict mode gives a run's predictions again.
 std::vector<Prediction> label_pairs(const SnliModel& model, const Vocab& vocab, const std::vector<Pair>& pairs,
-                                    int batch);
+                                    const BatchingOptions& batching);
 
 // A trained SNLI model loaded from a run folder.
 struct Predictor : TrainedModel<SnliDataConfig, SnliModelConfig, Vocab, SnliModel> {
@@ -42,8 +42,8 @@ struct Predictor : TrainedModel<SnliDataConfig, SnliModelConfig, Vocab, SnliMode
   // The pairs of the lines (lowercased when the run was); `source` names the input in errors
   // ("<source>:<line>: ..."). Labels are unset (0).
   std::vector<Pair> read_pairs(const std::vector<std::string>& lines, const std::string& source) const;
-  std::vector<Prediction> predict(const std::vector<Pair>& pairs, int batch) const {
-    return label_pairs(*model, vocab, pairs, batch);
+  std::vector<Prediction> predict(const std::vector<Pair>& pairs, const BatchingOptions& batching) const {
+    return label_pairs(*model, vocab, pairs, batching);
   }
 };
 

@@ -31,7 +31,7 @@ SummedLoss SnliTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng
 
 ScoredLabels SnliTask::score(const std::vector<Pair>& data) const {
   Stopwatch sw;
-  const std::vector<LabelProbability> best = label_pairs(*model_, vocab_, data, data_.eval_batch_size);
+  const std::vector<LabelProbability> best = label_pairs(*model_, vocab_, data, data_.eval_options());
   ScoredLabels s = score_predictions(best, data, kNumLabels, "pairs", sw.seconds());
   nlohmann::json per_label = nlohmann::json::object();   // by name, as SNLI's papers report them
   for (int l = 0; l < kNumLabels; ++l)

@@ -12,6 +12,7 @@
 
 #include "base/rng.h"
 #include "base/threads.h"
+#include "base/memory_use.h"
 #include "base/profile.h"
 #include "lm_model.h"
 #include "ops/linalg.h"
@@ -314,19 +315,6 @@ FmaPeak fma_peak(int threads, double seconds) {
     p.bits = 512;
   }
   return p;
-}
-
-double current_rss_mb() {
-  std::ifstream f("/proc/self/statm");
-  long size = 0, resident = 0;
-  if (!(f >> size >> resident)) return 0;
-  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
-double peak_rss_mb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;   // Linux: KiB
 }
 
 }  // namespace twin::speed

@@ -113,8 +113,5 @@ struct FmaPeak {
 FmaPeak fma_peak(int threads, double seconds = 0.1);
 // Machine description: logical cores, /proc/cpuinfo "model name", UTC date.
 nlohmann::json machine_info();
-// Current resident set from /proc/self/statm and the peak from getrusage, in MiB.
-double current_rss_mb();
-double peak_rss_mb();
 
 }  // namespace twin::speed

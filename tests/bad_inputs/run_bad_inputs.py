@@ -4,10 +4,13 @@
 For each case: a fresh folder with the case's data, experiment file and (optionally) a copy of a trained
 run folder; the command runs there, so the messages name short relative paths. A case whose args start with
 "tune" runs `/usr/bin/python3 tools/tune.py ARGS --bin BIN_DIR` (a search space of the tuner, e.g.
-`tune check space.json`, its space file given by the case's "files"). Checked: the exit code is the
-expected one (never a signal, 134 or 139), stderr holds `<prog>: error: ...` containing the expected text and
-nothing of a crash (terminate, sanitizer report, stack trace), and no file that existed before the command was
-changed or removed (a refused command must leave a run folder exactly as it was).
+`tune check space.json`, its space file given by the case's "files"); one whose args start with "prep" runs
+`/usr/bin/python3 data_prep/SCRIPT ARGS` (a data_prep script on raw files the case writes: plain, gzipped or a
+tar.gz archive). Checked: the exit code is the expected one (never a signal, 134 or 139), stderr holds
+`<prog>: error: ...` containing the expected text and nothing of a crash (terminate, sanitizer report, stack
+trace, a Python traceback), and no file that existed before the command was changed or removed (a refused
+command must leave a run folder exactly as it was). A case with "accepted" is an input that looks odd but is
+valid (a word2vec header line in a vectors file): exit 0, no error line, and its output holds that text.
 
 The README's table of bad inputs is generated from these runs: `--write-readme` rewrites it, and a plain run
 fails when the README's table differs from what the binaries answer now, so the table cannot go stale.
@@ -17,14 +20,17 @@ Standard library only. Exit 0: all cases pass; 1: a mismatch (each printed with 
 """
 import argparse
 import concurrent.futures
+import gzip
 import hashlib
 import html
+import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 
@@ -34,12 +40,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 BEGIN, END = "<!-- bad-inputs:begin -->", "<!-- bad-inputs:end -->"
 CRASH_SIGNS = ["terminate called", "Segmentation fault", "core dumped", "Aborted", "AddressSanitizer",
-               "runtime error:", "internal error", "std::", "what():"]
+               "runtime error:", "internal error", "std::", "what():", "Traceback (most recent call last)"]
 # Error messages end with the source location of the check ("  (cli.cc:42)"): useful to a developer, but
 # line numbers move with every edit, so the table and the comparison leave them out.
 LOCATION = re.compile(r"  \([A-Za-z0-9_]+\.(?:cc|h|cpp):\d+\)")
 CASE_TIMEOUT_S = 20
 TUNE_PYTHON = "/usr/bin/python3"   # the tuner's Python (it sees Debian's python3-optuna), whichever runs this
+PREP_PYTHON = "/usr/bin/python3"   # the data_prep scripts' Python (the project runs Python only as this)
 
 
 def deep_merge(base, patch):
@@ -66,6 +73,11 @@ def file_digests(root):
     return out
 
 
+def spec_bytes(spec):
+    """The bytes of a text or {"hex": ...} spec."""
+    return spec.encode("utf-8") if isinstance(spec, str) else bytes.fromhex(spec["hex"])
+
+
 def write_file(path, spec):
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     if isinstance(spec, str):
@@ -74,6 +86,20 @@ def write_file(path, spec):
     elif "hex" in spec:   # bytes JSON cannot hold as text (invalid UTF-8)
         with open(path, "wb") as f:
             f.write(bytes.fromhex(spec["hex"]))
+    elif "gzip" in spec:   # {"gzip": text or {"hex"}}: a .gz file, the same bytes on every run (mtime 0)
+        with open(path, "wb") as f:
+            f.write(gzip.compress(spec_bytes(spec["gzip"]), mtime=0))
+    elif "tar_gz" in spec:   # {"tar_gz": {member: text or {"hex"}, member/: {"dir": true}}}: an archive
+        with tarfile.open(path, "w:gz") as tar:
+            for name, member in spec["tar_gz"].items():
+                info = tarfile.TarInfo(name.rstrip("/"))
+                if isinstance(member, dict) and member.get("dir"):
+                    info.type = tarfile.DIRTYPE
+                    tar.addfile(info)
+                    continue
+                data = spec_bytes(member)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
     elif "symlink" in spec:
         os.symlink(spec["symlink"], path)
     elif spec.get("dir"):   # in place of a file the data had
@@ -81,7 +107,8 @@ def write_file(path, spec):
             os.remove(path)
         os.makedirs(path, exist_ok=True)
     else:
-        raise ValueError("file spec must be text, {\"hex\": ...}, {\"symlink\": ...} or {\"dir\": true}: %r" % (spec,))
+        raise ValueError("file spec must be text, {\"hex\": ...}, {\"gzip\": ...}, {\"tar_gz\": {...}}, "
+                         "{\"symlink\": ...} or {\"dir\": true}: %r" % (spec,))
 
 
 def mutate(case_dir, m):
@@ -120,6 +147,8 @@ class Runner:
     def command(self, args):
         if args[0] == "tune":   # tools/tune.py, its search spaces checked against the task binaries' keys
             return [TUNE_PYTHON, os.path.join(SOURCE, "tools", "tune.py")] + args[1:] + ["--bin", self.bin_dir]
+        if args[0] == "prep":   # a data_prep script on the case's raw files
+            return [PREP_PYTHON, os.path.join(SOURCE, "data_prep", args[1])] + args[2:]
         exe = os.path.join(self.bin_dir, args[0])
         if not os.path.exists(exe):
             raise FileNotFoundError("binary %s not built" % exe)
@@ -180,13 +209,16 @@ class Runner:
             r = subprocess.run(self.command(case["args"]), cwd=d, env=env, capture_output=True,
                                timeout=CASE_TIMEOUT_S, stdin=subprocess.DEVNULL)
             code, err = r.returncode, r.stderr.decode("utf-8", "replace")
+            out = r.stdout.decode("utf-8", "replace")
         except subprocess.TimeoutExpired as e:
             code, err = None, (e.stderr or b"").decode("utf-8", "replace") + "\n[timed out: the input was accepted?]"
+            out = ""
         seconds = time.monotonic() - t0
         after = file_digests(d)
         changed = sorted(p for p in before if after.get(p) != before[p])
         return {"case": case, "exit": code, "stderr": err.replace(d, "<tmp>").replace(self.work, "<tmp>"),
-                "changed": changed, "seconds": seconds}
+                "stdout": out.replace(d, "<tmp>").replace(self.work, "<tmp>"), "changed": changed,
+                "seconds": seconds}
 
 
 def error_message(stderr, prog):
@@ -211,6 +243,15 @@ def check(res):
     for sign in CRASH_SIGNS:
         if sign in res["stderr"]:
             problems.append("stderr shows a crash or an uncaught exception (%r)" % sign)
+    if "accepted" in c:   # a valid input: no error, and the output says it was read
+        msg = error_message(res["stderr"], prog)
+        if msg is not None:
+            problems.append("an error for an input that is valid: " + msg)
+        line = next((l for l in (res["stdout"] + res["stderr"]).splitlines() if c["accepted"] in l), None)
+        if line is None:
+            problems.append("the output lacks %r" % c["accepted"])
+        res["message"] = "(accepted) " + LOCATION.sub("", line or "").strip()
+        return problems
     msg = error_message(res["stderr"], prog)
     # Numbers that differ from run to run (a checkpoint's header holds the elapsed time, so its length varies)
     # are masked by the case: [regex, replacement] pairs.
@@ -232,7 +273,12 @@ def table(results):
     rows = ["| category | bad input | exact message (stderr) | exit |", "|---|---|---|---:|"]
     for r in results:
         c = r["case"]
-        cmd = " ".join(["tools/tune.py"] + c["args"][1:] if c["args"][0] == "tune" else c["args"])
+        args = c["args"]
+        if args[0] == "tune":
+            args = ["tools/tune.py"] + args[1:]
+        elif args[0] == "prep":
+            args = ["data_prep/" + args[1]] + args[2:]
+        cmd = " ".join(args)
         for k, v in sorted(c.get("env", {}).items()):
             cmd = "%s=%s %s" % (k, v, cmd)
         rows.append("| %s | %s: <code>%s</code> | <code>%s</code> | %s |" % (
@@ -240,7 +286,9 @@ def table(results):
     intro = ("Generated by `make bad-input-table` from %d cases in `tests/bad_inputs/cases.json` (each run in a "
              "fresh folder holding `exp.json` — a smoke experiment with its data in `data/` and `out_dir` "
              "`run` — and, for the checkpoint cases, a copy of a trained run folder; a search-space case checks "
-             "`space.json` there with `tools/tune.py check` against the task binary's keys); the `bad_inputs` test "
+             "`space.json` there with `tools/tune.py check` against the task binary's keys; a data_prep case runs "
+             "the script on the small raw files it writes there; an \"(accepted)\" row is an odd but valid input, "
+             "read without error); the `bad_inputs` test "
              "fails when this table differs from what the binaries answer. Source locations (`  (file.cc:N)`) "
              "at the end of each message are left out, and a number that varies between runs (a checkpoint header's "
              "length: it holds the elapsed time) or library versions (a SentencePiece source line) is shown as "

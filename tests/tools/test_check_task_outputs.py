@@ -48,6 +48,12 @@ class StripTiming(unittest.TestCase):
         self.assertEqual(json.loads(out), {"epoch": 6, "dev": {"n": 8}})
         self.assertEqual(out, '{\n  "epoch": 6,\n  "dev": {\n    "n": 8\n  }\n}')
 
+    def test_peak_rss(self):
+        # summary.json's memory high-water mark goes like a timing field (it varies between machines); a key
+        # that only ends in _mb is kept.
+        text = '{\n  "params": 5,\n  "peak_rss_mb": 83.25,\n  "predictions": 1,\n  "vocab_mb": 2\n}'
+        self.assertEqual(cto.strip_timing_text(text), '{\n  "params": 5,\n  "predictions": 1,\n  "vocab_mb": 2\n}')
+
     def test_command_and_non_timing_keys(self):
         text = '{"command": "lm \\"a b\\" --set x=1", "steps": 4, "loss": 2.5}'
         self.assertEqual(json.loads(cto.strip_timing_text(text, drop_command=True)), {"steps": 4, "loss": 2.5})

@@ -17,6 +17,19 @@ except ImportError:
     HAVE_JIEBA = False
 
 
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import jieba_cws  # noqa: E402
+
+
+class RunName(unittest.TestCase):
+    def test_names_follow_the_protocols_experiment_files(self):
+        self.assertEqual(jieba_cws.run_name("data/cws/msr_inhouse"), "cws_msr_jieba")   # the committed rows
+        self.assertEqual(jieba_cws.run_name("data/cws/gsd_ud/"), "cws_gsd_jieba")
+        self.assertEqual(jieba_cws.run_name("data/cws/pku_pkupd"), "cws_pkupd_jieba")  # experiments/cws/pkupd_*
+        self.assertEqual(jieba_cws.run_name("data/cws/msr_standard"), "cws_msr_standard_jieba")
+        self.assertEqual(jieba_cws.run_name("data/cws/mine_own"), "cws_mine_jieba")
+
+
 @unittest.skipUnless(HAVE_JIEBA, "python3-jieba is not installed (make deps installs it)")
 class JiebaCws(unittest.TestCase):
     def test_segments_scores_and_rescores(self):
