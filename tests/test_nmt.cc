@@ -241,7 +241,7 @@ TEST(NmtCli, BadInputGivesClearErrors) {
   EXPECT_TRUE(contains(run({"translate"}), "no model given"));
   EXPECT_TRUE(contains(run({"translate", "/nonexistent/run"}), "no model at /nonexistent/run"));
   EXPECT_TRUE(contains(run({"translate", s.run, "--beam", "0"}), "--beam expects an integer in [1, 10000], got '0'"));
-  EXPECT_TRUE(contains(run({"translate", s.run, "--frobnicate"}), "unknown flag '--frobnicate'"));
+  EXPECT_TRUE(contains(run({"translate", s.run, "--frobnicate"}), "unknown option '--frobnicate'"));
   EXPECT_TRUE(contains(run({"translate", s.run, "--split", "val", "--input", "x"}), "not both"));
   // A model whose subword model has a different vocabulary than its embeddings.
   TempDir other("otherbpe");

@@ -23,9 +23,11 @@
 namespace twin::classify {
 
 // The mode's command line (train/predict_cli.h).
+int predict_main(int argc, char** argv);   // argv[0] is "predict"
 inline constexpr PredictMode kPredictMode{"classify predict",
     "one tokenised sentence per line (lowercased when the run was)",
-    "\"label<TAB>probability\" per sentence"};
+    "\"label<TAB>probability\" per sentence",
+    predict_main};
 
 using Prediction = LabelProbability;   // the label id and its softmax probability
 
@@ -46,7 +48,5 @@ struct Predictor : TrainedModel<ClassifyDataConfig, ClassifyModelConfig, Vocab, 
     return label_sentences(*model, vocab, sentences, batch);
   }
 };
-
-int predict_main(int argc, char** argv);   // argv[0] is "predict"
 
 }  // namespace twin::classify

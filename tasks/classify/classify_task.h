@@ -30,10 +30,14 @@ class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyDataConfig, Cl
                                             ScoredLabels, example_length> {
  public:
   ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  static std::vector<std::string> flags() { return {"--memory", "--memory-file"}; }
+  static std::vector<OptionSpec> flags() {
+    return {{"--memory", "N", "memory.json: the memory weights of the first test sentence with \"great\" and of the\n"
+                              "first N test sentences (a unidirectional ATR or LRN encoder)"},
+            {"--memory-file", "FILE", "... of the sentences of FILE (one per line) first"}};
+  }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() { return data_model_keys(classify_data_table(), classify_model_table()); }
-  static std::string help_modes() { return modes_text(kPredictMode); }
+  static std::vector<CommandMode> modes() { return {as_mode(kPredictMode)}; }
   static constexpr const char *kName = "classify", *kBatchUnits = "sentences", *kPrimary = "accuracy";
 
   nlohmann::json resolved() const;

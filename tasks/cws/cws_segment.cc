@@ -72,8 +72,8 @@ std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::
 }
 
 int segment_main(int argc, char** argv) {
-  return lines_mode_main<Segmenter>(argc, argv, usage_text(kSegmentMode), [](const Segmenter& seg, const std::vector<std::string>& lines,
-                                                           const PredictArgs& a) {
+  return lines_mode_main<Segmenter>(
+      argc, argv, kSegmentMode, [](const Segmenter& seg, const std::vector<std::string>& lines, const PredictArgs& a) {
     const auto words = seg.segment(lines, a.batch > 0 ? a.batch : seg.data.eval_batch_size, input_name(a));
     std::string text;
     for (const auto& s : words) {

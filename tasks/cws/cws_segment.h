@@ -19,9 +19,11 @@
 namespace twin::cws {
 
 // The mode's command line (train/predict_cli.h).
+int segment_main(int argc, char** argv);   // argv[0] is "segment"
 inline constexpr PredictMode kSegmentMode{"cws segment",
     "raw UTF-8 text, one sentence per line",
-    "each line's words separated by two spaces"};
+    "each line's words separated by two spaces",
+    segment_main};
 
 // A trained CWS model loaded from a run folder.
 struct Segmenter : TrainedModel<CwsDataConfig, CwsModelConfig, CwsVocab, CwsModel> {
@@ -34,7 +36,5 @@ struct Segmenter : TrainedModel<CwsDataConfig, CwsModelConfig, CwsVocab, CwsMode
 
 // The vocabulary files a run keeps beside its model (written by CwsTask::finish).
 void save_vocab(const CwsVocab& v, const std::string& run_dir, bool bigrams);
-
-int segment_main(int argc, char** argv);   // argv[0] is "segment"
 
 }  // namespace twin::cws

@@ -25,7 +25,7 @@ class CwsTask : public ExampleListTask<CwsTask, CwsDataConfig, CwsModelConfig, S
   CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() { return data_model_keys(cws_data_table(), cws_model_table()); }
-  static std::string help_modes() { return modes_text(kSegmentMode); }
+  static std::vector<CommandMode> modes() { return {as_mode(kSegmentMode)}; }
   static constexpr const char *kName = "cws", *kBatchUnits = "sentences", *kPrimary = "f1";
 
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);

@@ -77,7 +77,7 @@ std::vector<SentenceScore> Scorer::score(const std::vector<std::string>& lines, 
 }
 
 int score_main(int argc, char** argv) {
-  return lines_mode_main<Scorer>(argc, argv, usage_text(kScoreMode), [](const Scorer& scorer, const std::vector<std::string>& lines,
+  return lines_mode_main<Scorer>(argc, argv, kScoreMode, [](const Scorer& scorer, const std::vector<std::string>& lines,
                                                         const PredictArgs& a) {
     const auto scores = scorer.score(lines, a.batch > 0 ? a.batch : 64, input_name(a));
     std::string text;

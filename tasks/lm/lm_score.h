@@ -21,9 +21,11 @@
 namespace twin::lm {
 
 // The mode's command line (train/predict_cli.h).
+int score_main(int argc, char** argv);   // argv[0] is "score"
 inline constexpr PredictMode kScoreMode{"lm score",
     "one sentence per line",
-    "\"logprob<TAB>tokens<TAB>ppl\" per sentence, then a \"# total\" line"};
+    "\"logprob<TAB>tokens<TAB>ppl\" per sentence, then a \"# total\" line",
+    score_main};
 
 struct SentenceScore {
   double logprob = 0;   // natural log
@@ -38,7 +40,5 @@ struct Scorer : TrainedModel<LmDataConfig, LmModelConfig, Vocab, LmModel> {
   // One score per line; `source` names the input in errors (invalid UTF-8: "<source>:<line>").
   std::vector<SentenceScore> score(const std::vector<std::string>& lines, int batch, const std::string& source) const;
 };
-
-int score_main(int argc, char** argv);   // argv[0] is "score"
 
 }  // namespace twin::lm

@@ -14,8 +14,11 @@ namespace twin::lm {
 class LmTask : public TaskDefaults {
  public:
   LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  static std::vector<std::string> flags() { return {"--dump-gates"}; }
-  static std::string help_modes() { return modes_text(kScoreMode); }
+  static std::vector<OptionSpec> flags() {
+    return {{"--dump-gates", "N", "gates.json: the top layer's gate statistics on the test set and the weights g_k\n"
+                                  "of the first N test sentences"}};
+  }
+  static std::vector<CommandMode> modes() { return {as_mode(kScoreMode)}; }
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() { return data_model_keys(lm_data_table(), lm_model_table()); }
 

@@ -90,7 +90,7 @@ std::vector<std::vector<std::string>> Tagger::tag(const std::vector<std::vector<
 }
 
 int tag_main(int argc, char** argv) {
-  return lines_mode_main<Tagger>(argc, argv, usage_text(kTagMode), [](const Tagger& tagger, const std::vector<std::string>& lines,
+  return lines_mode_main<Tagger>(argc, argv, kTagMode, [](const Tagger& tagger, const std::vector<std::string>& lines,
                                                         const PredictArgs& a) {
     const auto sentences = Tagger::read_sentences(lines, input_name(a));
     const auto tags = tagger.tag(sentences, a.batch > 0 ? a.batch : tagger.data.text.eval_batch_size);

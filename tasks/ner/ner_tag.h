@@ -22,9 +22,11 @@
 namespace twin::ner {
 
 // The mode's command line (train/predict_cli.h).
+int tag_main(int argc, char** argv);   // argv[0] is "tag"
 inline constexpr PredictMode kTagMode{"ner tag",
     "one tokenised sentence per line (tokens separated by spaces)",
-    "CoNLL lines: token<TAB>tag per token (BIO tags), a blank line after each sentence"};
+    "CoNLL lines: token<TAB>tag per token (BIO tags), a blank line after each sentence",
+    tag_main};
 
 // A trained NER model loaded from a run folder.
 struct Tagger : TrainedModel<NerDataConfig, NerModelConfig, NerVocab, NerModel> {
@@ -39,7 +41,5 @@ struct Tagger : TrainedModel<NerDataConfig, NerModelConfig, NerVocab, NerModel> 
 
 // The vocabulary files a run keeps beside its model (written by NerTask::finish).
 void save_vocab(const NerVocab& v, const std::string& run_dir);
-
-int tag_main(int argc, char** argv);   // argv[0] is "tag"
 
 }  // namespace twin::ner

@@ -24,7 +24,10 @@ struct LoadedModel {
 };
 std::unique_ptr<LoadedModel> load_model(const std::string& run_or_file);
 
-int translate_main(int argc, char** argv);   // argv[0] is "translate"
-int average_main(int argc, char** argv);     // argv[0] is "average"
+// The two modes' command lines (train/args.h) and mains (argv[0] is "translate" / "average").
+CommandSpec translate_command();
+CommandSpec average_command();
+int translate_main(int argc, char** argv);
+int average_main(int argc, char** argv);
 
 }  // namespace twin::nmt

@@ -39,14 +39,8 @@ class NmtTask : public ExampleTask<NmtTask, NmtDataConfig, NmtModelConfig> {
   }
   // train.batch_size is the LM's; this task batches by data.batch_tokens and data.max_sentences.
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the nmt task batches by data.batch_tokens and data.max_sentences"}}; }
-  // nmt's modes besides training, for --help (tasks/nmt/nmt_cli.h has their options).
-  static std::string help_modes() {
-    return "Modes:\n"
-           "  nmt translate <run|model.bin> [more models: an ensemble] [--beam N] [--nbest N] [--normalize none|length|gnmt]\n"
-           "                [--alpha A] [--batch N] [--split NAME | --input FILE] [--output FILE] [--attention FILE]\n"
-           "                [--scores FILE.json]      decode stdin, a file or a prepared split (scored with BLEU)\n"
-           "  nmt average <run> [--last K] [--out FILE]   mean of the last K snapshots -> <run>/model.avg.bin\n";
-  }
+  // translate, average (tasks/nmt/nmt_cli.h) and the moved bench.
+  static std::vector<CommandMode> modes();
 
   nlohmann::json resolved() const;
   size_t train_size() const { return train_.src.size(); }

@@ -24,9 +24,11 @@
 namespace twin::snli {
 
 // The mode's command line (train/predict_cli.h).
+int predict_main(int argc, char** argv);   // argv[0] is "predict"
 inline constexpr PredictMode kPredictMode{"snli predict",
     "one tokenised \"premise<TAB>hypothesis\" pair per line",
-    "\"label<TAB>probability\" per pair"};
+    "\"label<TAB>probability\" per pair",
+    predict_main};
 
 using Prediction = LabelProbability;   // label 0..2 (label_name() gives its name) and its softmax probability
 
@@ -46,7 +48,5 @@ struct Predictor : TrainedModel<SnliDataConfig, SnliModelConfig, Vocab, SnliMode
     return label_pairs(*model, vocab, pairs, batch);
   }
 };
-
-int predict_main(int argc, char** argv);   // argv[0] is "predict"
 
 }  // namespace twin::snli

@@ -19,7 +19,7 @@ class SnliTask : public ExampleListTask<SnliTask, SnliDataConfig, SnliModelConfi
   SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() { return data_model_keys(snli_data_table(), snli_model_table()); }
-  static std::string help_modes() { return modes_text(kPredictMode); }
+  static std::vector<CommandMode> modes() { return {as_mode(kPredictMode)}; }
   static constexpr const char *kName = "snli", *kBatchUnits = "pairs", *kPrimary = "accuracy";
 
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
