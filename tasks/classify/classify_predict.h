@@ -36,11 +36,19 @@ using Prediction = LabelProbability;   // the label id and its softmax probabili
 std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab& vocab,
                                         const std::vector<Example>& sentences, int batch);
 
-// A trained classifier loaded from a run folder.
-struct Predictor : TrainedModel<ClassifyDataConfig, ClassifyModelConfig, Vocab, ClassifyModel> {
-  int num_labels = 0;
+// A classify run's parts (train/trained_run.h): what ClassifyTask trains and `classify predict` loads, built one
+// way. data.num_labels is the run's resolved one (counted from the training split when the experiment left it 0).
+struct ClassifyParts
+    : RunPartsOf<Vocab, ClassifyModel, parse_classify_data, parse_classify_model, classify_data_table,
+                 classify_model_table> {
+  static constexpr RunKind kRun{"classify", "num_labels"};
+  static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
+  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);   // vocab.txt
+  static Vocabs load_vocabs(Data& d, const std::string& run_dir);
+};
 
-  static Predictor load(const std::string& run_dir);
+// A trained classifier loaded from a run folder.
+struct Predictor : TrainedRun<Predictor, ClassifyParts> {
   // The tokens of each line (lowercased when the run was); `source` names the input in errors
   // ("<source>:<line>: ...": invalid UTF-8, an empty line).
   std::vector<Example> read_sentences(const std::vector<std::string>& lines, const std::string& source) const;

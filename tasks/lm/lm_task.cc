@@ -11,11 +11,7 @@
 namespace twin::lm {
 
 LmTask::LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args)
-    : batch_size_(train.batch_size), store_(run.seed) {
-  JsonReader dr = root.child("data");
-  data_ = parse_lm_data(dr);
-  JsonReader mr = root.child("model");
-  mcfg_ = parse_lm_model(mr);
+    : TaskOnParts(root, run), batch_size_(train.batch_size) {
   if (auto it = args.task_flags.find("--dump-gates"); it != args.task_flags.end()) {
     dump_gates_ = static_cast<int>(parse_int_flag("--dump-gates", it->second, 0, 1000000, "a number of test sentences"));
   }
@@ -23,10 +19,8 @@ LmTask::LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train,
   for (const std::string& note : corpus_.notes) std::fprintf(stderr, "lm: %s\n", note.c_str());
   train_data_ = batchify(corpus_.train, batch_size_);
   col1_ = train_data_.cols();
-  model_ = std::make_unique<LmModel>(mcfg_, corpus_.vocab.size(), store_);
+  build_model(corpus_.vocab);
 }
-
-nlohmann::json LmTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
 
 size_t LmTask::begin_epoch(int, Rng&) {
   state_ = LmState{};   // every epoch starts from a zero state (Zaremba et al.)
@@ -182,7 +176,7 @@ void LmTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   write_text_atomic(dir + "/test.txt", sentence_logprob_lines(corpus_.test, test_nll_, eos));
   summary["logprobs"] = {{"dev", "logprobs/dev.txt"}, {"test", "logprobs/test.txt"}};
   summary["vocab"] = corpus_.vocab.size();
-  corpus_.vocab.save(run_dir + "/vocab.txt");   // what `lm score <run>` reads
+  keep_vocabs(corpus_.vocab, run_dir);   // what `lm score <run>` reads
   summary["tokens"] = {{"train", corpus_.train.size()}, {"valid", corpus_.valid.size()}, {"test", corpus_.test.size()}};
   summary["cell"] = mcfg_.cell.type;
   if (dump_gates_ > 0) {

@@ -8,10 +8,11 @@
 #include "lm_score.h"
 #include "train/cli.h"
 #include "train/dist.h"
+#include "train/example_task.h"
 
 namespace twin::lm {
 
-class LmTask : public TaskDefaults {
+class LmTask : public TaskDefaults, public TaskOnParts<LmParts> {
  public:
   LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<OptionSpec> flags() {
@@ -19,11 +20,7 @@ class LmTask : public TaskDefaults {
                                   "of the first N test sentences"}};
   }
   static std::vector<CommandMode> modes() { return {as_mode(kScoreMode)}; }
-  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() { return data_model_keys(lm_data_table(), lm_model_table()); }
 
-  nlohmann::json resolved() const;
-  ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
   Metrics evaluate(Split split);
@@ -43,14 +40,10 @@ class LmTask : public TaskDefaults {
   const LmModel& model() const { return *model_; }
 
  private:
-  LmDataConfig data_;
-  LmModelConfig mcfg_;
   int batch_size_;
   int dump_gates_ = 0;
   LmCorpus corpus_;
   IdMat train_data_;      // [L, B]
-  ParamStore store_;
-  std::unique_ptr<LmModel> model_;
   LmState state_;         // carried across training windows (this rank's streams)
   std::vector<double> first_state_max_;      // per layer, at the first log point of this process
   std::vector<double> warned_state_max_;     // per layer, the size last warned about

@@ -28,18 +28,22 @@ inline constexpr PredictMode kTagMode{"ner tag",
     "CoNLL lines: token<TAB>tag per token (BIO tags), a blank line after each sentence",
     tag_main};
 
-// A trained NER model loaded from a run folder.
-struct Tagger : TrainedModel<NerDataConfig, NerModelConfig, NerVocab, NerModel> {
+// A NER run's parts (train/trained_run.h): what NerTask trains and `ner tag` loads, built one way.
+struct NerParts : RunPartsOf<NerVocab, NerModel, parse_ner_data, parse_ner_model, ner_data_table, ner_model_table> {
+  static constexpr RunKind kRun{"ner", "scheme"};
+  static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
+  // vocab.words.txt, vocab.chars.txt and tags.txt (one tag per line in id order, "O" first)
+  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);
+  static Vocabs load_vocabs(Data& d, const std::string& run_dir);
+};
 
-  static Tagger load(const std::string& run_dir);
+// A trained NER model loaded from a run folder.
+struct Tagger : TrainedRun<Tagger, NerParts> {
   // The tokens of each line; `source` names the input in errors ("<source>:<line>: invalid UTF-8 ...").
   static std::vector<std::vector<std::string>> read_sentences(const std::vector<std::string>& lines,
                                                               const std::string& source);
   // One BIO tag list per sentence (empty for an empty sentence), in batches of `batch` sentences.
   std::vector<std::vector<std::string>> tag(const std::vector<std::vector<std::string>>& sentences, int batch) const;
 };
-
-// The vocabulary files a run keeps beside its model (written by NerTask::finish).
-void save_vocab(const NerVocab& v, const std::string& run_dir);
 
 }  // namespace twin::ner

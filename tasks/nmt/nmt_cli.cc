@@ -19,25 +19,10 @@ namespace twin::nmt {
 namespace fs = std::filesystem;
 
 std::unique_ptr<LoadedModel> load_model(const std::string& run_or_file) {
-  auto m = std::make_unique<LoadedModel>();
-  m->file = fs::is_directory(run_or_file) ? (fs::path(run_or_file) / "model.best.bin").string() : run_or_file;
-  TW_CHECK(fs::exists(m->file), "no model at ", m->file, " (HINT: give a run folder with model.best.bin or a .bin file)");
-  const nlohmann::json header = read_checkpoint_header(m->file);
-  TW_CHECK(header.value("kind", "") == "params", m->file, ": not a parameter file");
-  const nlohmann::json cfg = header.value("config", nlohmann::json::object());
-  TW_CHECK(cfg.contains("model") && cfg.contains("data"), m->file,
-           ": its embedded config has no model/data sections (HINT: not an nmt model)");
-  JsonReader root(cfg, m->file + " (embedded config)");
-  JsonReader dr = root.child("data");
-  m->data = parse_nmt_data(dr);
-  JsonReader mr = root.child("model");
-  m->model = parse_nmt_model(mr);
+  auto m = std::make_unique<LoadedModel>(LoadedModel::load(run_or_file));
+  JsonReader root(m->source.config, m->source.config_name);
   JsonReader cr = root.child("decode");
   m->decode = parse_decode(cr);
-  m->subwords = load_subwords(m->data);
-  m->store = std::make_unique<ParamStore>(1);
-  m->net = std::make_unique<RnnSearch>(m->model, m->subwords.src->size(), m->subwords.tgt->size(), *m->store);
-  load_params(m->file, *m->store, LoadMode::kStrict);
   return m;
 }
 
@@ -131,7 +116,7 @@ int translate_main(int argc, char** argv) {
   std::vector<const RnnSearch*> nets;
   for (const auto& m : models) {
     loaded.push_back(load_model(m));
-    nets.push_back(loaded.back()->net.get());
+    nets.push_back(loaded.back()->model.get());
   }
   const LoadedModel& first = *loaded.front();
   SearchConfig sc = first.decode.search;
@@ -140,7 +125,7 @@ int translate_main(int argc, char** argv) {
   if (normalize) sc.normalize = *normalize;
   if (alpha >= 0) sc.alpha = alpha;
   sc.keep_attention = !attention.empty();
-  check_search_config(sc, static_cast<int>(first.net->tgt_vocab()));
+  check_search_config(sc, static_cast<int>(first.model->tgt_vocab()));
 
   std::vector<std::string> lines, refs;
   if (!split.empty()) {
@@ -154,7 +139,7 @@ int translate_main(int argc, char** argv) {
     for (std::string l; std::getline(std::cin, l);) lines.push_back(l);
   }
   DecodeStats st;
-  const auto tr = translate_corpus(nets, *first.subwords.src, *first.subwords.tgt, lines, sc, batch, &st);
+  const auto tr = translate_corpus(nets, *first.vocab.src, *first.vocab.tgt, lines, sc, batch, &st);
   std::string text;
   for (size_t i = 0; i < tr.size(); ++i) {
     if (nbest == 1) {
@@ -163,13 +148,13 @@ int translate_main(int argc, char** argv) {
       for (const auto& h : tr[i].nbest) {
         char score[64];
         std::snprintf(score, sizeof score, "%.6f", h.score);
-        text += std::to_string(i) + " ||| " + first.subwords.tgt->decode(h.tokens) + " ||| " + score + "\n";
+        text += std::to_string(i) + " ||| " + first.vocab.tgt->decode(h.tokens) + " ||| " + score + "\n";
       }
     }
   }
   if (output.empty()) std::fputs(text.c_str(), stdout);
   else write_text_atomic(output, text);
-  if (!attention.empty()) write_attention(attention, lines, tr, *first.subwords.src, *first.subwords.tgt);
+  if (!attention.empty()) write_attention(attention, lines, tr, *first.vocab.src, *first.vocab.tgt);
   std::fprintf(stderr, "nmt translate: %zu sentences, %ld target tokens in %.2f s (%.0f tokens/s), beam %d, %zu model(s)\n",
                lines.size(), st.target_tokens, st.seconds, st.target_tokens / std::max(st.seconds, 1e-9), sc.beam,
                nets.size());

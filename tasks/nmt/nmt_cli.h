@@ -10,17 +10,13 @@
 #include <string>
 
 #include "nmt_task.h"
+#include "train/trained_run.h"
 
 namespace twin::nmt {
 
-struct LoadedModel {
-  std::string file;
-  NmtDataConfig data;
-  NmtModelConfig model;
+// A model opened for decoding or averaging (train/trained_run.h), with its decode.* section.
+struct LoadedModel : TrainedRun<LoadedModel, NmtParts> {
   DecodeConfig decode;
-  SubwordPair subwords;
-  std::unique_ptr<ParamStore> store;
-  std::unique_ptr<RnnSearch> net;
 };
 std::unique_ptr<LoadedModel> load_model(const std::string& run_or_file);
 

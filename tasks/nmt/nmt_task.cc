@@ -47,7 +47,7 @@ SubwordPair load_subwords(const NmtDataConfig& c) {
 }
 
 NmtTask::NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
-    : ExampleTask(root, run, parse_nmt_data, parse_nmt_model) {
+    : ExampleTask(root, run) {
   JsonReader cr = root.child("decode");
   dec_ = parse_decode(cr);
   sp_ = load_subwords(data_);
@@ -60,7 +60,7 @@ NmtTask::NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig&, con
                        *sp_.tgt, data_, false, nullptr);
   test_ = read_parallel(split_path(data_, data_.test, data_.src), split_path(data_, data_.test, data_.tgt),
                         *sp_.src, *sp_.tgt, data_, false, nullptr);
-  model_ = std::make_unique<RnnSearch>(mcfg_, sp_.src->size(), sp_.tgt->size(), store_);
+  build_model(sp_);
 }
 
 nlohmann::json NmtTask::resolved() const {

@@ -28,12 +28,25 @@ struct SubwordPair {
 };
 SubwordPair load_subwords(const NmtDataConfig& c);
 
-class NmtTask : public ExampleTask<NmtTask, NmtDataConfig, NmtModelConfig> {
+// An NMT model's parts (train/trained_run.h): what NmtTask trains and `nmt translate` / `nmt average` load, built
+// one way. Its modes take a run folder or any parameter file (model.avg.bin, snapshots/...), so the sections come
+// from the config each parameter file embeds; the vocabularies are the subword models data.* names (nothing is
+// kept beside the model).
+struct NmtParts : RunPartsOf<SubwordPair, RnnSearch, parse_nmt_data, parse_nmt_model, nmt_data_table, nmt_model_table> {
+  static constexpr RunKind kRun{"nmt", "", "", /*param_files=*/true};
+  static std::unique_ptr<Model> make(const ModelConfig& m, const Data&, const Vocabs& v, ParamStore& store) {
+    return std::make_unique<RnnSearch>(m, v.src->size(), v.tgt->size(), store);
+  }
+  static void save_vocabs(const Vocabs&, const Data&, const std::string&) {}
+  static Vocabs load_vocabs(Data& d, const std::string&) { return load_subwords(d); }
+};
+
+class NmtTask : public ExampleTask<NmtTask, NmtParts> {
  public:
   NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*, decode.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() {
-    std::vector<KeyDoc> out = data_model_keys(nmt_data_table(), nmt_model_table());
+    std::vector<KeyDoc> out = ExampleTask::keys();
     append_section_keys(out, "decode", decode_table(), "beam search (decode.*)");
     return out;
   }
@@ -70,7 +83,6 @@ class NmtTask : public ExampleTask<NmtTask, NmtDataConfig, NmtModelConfig> {
   DecodeConfig dec_;
   SubwordPair sp_;
   Parallel train_, dev_, test_;
-  std::unique_ptr<RnnSearch> model_;
   Scored last_test_, last_dev_;        // the final test and dev evaluations, written out by finish()
 };
 
