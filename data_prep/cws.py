@@ -22,7 +22,7 @@ The protocols (the folder is {corpus}_{protocol}, gsd_ud for ud):
             Its numbers are NOT comparable with published SIGHAN 2005 results.
 
 Reading the bakeoff format: one sentence per line, words separated by any run of ASCII whitespace or U+3000
-(ideographic space), as the score script and the C++ reader (core/eval/segmentation.h split_segmented) do; CRLF or LF;
+(ideographic space), as the score script and the C++ reader (core/eval/segmentation.h read_segmented) do; CRLF or LF;
 a UTF-8 byte-order mark at the start is dropped. Invalid UTF-8 is an error naming the file, line and byte
 offset; so is any other whitespace or control character (U+00A0, U+2003, NUL, ...), because the C++ reader
 would keep it as part of a word. Empty

@@ -1,6 +1,6 @@
 """Reading for data_prep/cws.py and cws_ud.py: the messages (fail, warn, note), plain or gzipped files with their
 sha256, UTF-8 decoding that names file, line and byte, the bakeoff's segmented format (class Bakeoff: words
-separated by ASCII whitespace or U+3000, as core/eval/segmentation.h split_segmented reads them) and the official
+separated by ASCII whitespace or U+3000, as core/eval/segmentation.h read_segmented reads them) and the official
 training word list. Standard library only."""
 import hashlib
 import os
@@ -10,7 +10,7 @@ from prep_common import messages, read_maybe_gz
 
 PROG = "data_prep/cws.py"
 fail, warn, note = messages(PROG)
-SEP = re.compile("[ \t\n\v\f\r\u3000]+")  # ASCII whitespace and U+3000, as core/eval/segmentation.h split_segmented
+SEP = re.compile("[ \t\n\v\f\r\u3000]+")  # ASCII whitespace and U+3000, as core/eval/segmentation.h read_segmented
 # Other whitespace (U+00A0, U+2003, ...: the C++ reader keeps it inside a word) and control characters.
 BAD = re.compile(r"[^\S \t\n\v\f\r\u3000]|[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 STRIP = " \t\n\v\f\r\u3000"

@@ -337,6 +337,8 @@ def cell_key(cell):
         key += "_bias_" + str(cell["bias"])
     if cell.get("forget_bias", 0.0):
         key += f"_fb{cell['forget_bias']:g}"
+    if cell.get("highway_bias", 0.0):
+        key += f"_hb{cell['highway_bias']:g}"
     if cell.get("gru_reset_after") is False and key.startswith("gru"):
         key += "_reset_before"
     if cell.get("transitions", 1) != 1:

@@ -154,6 +154,31 @@ TEST(Bleu, LowercaseFoldsUnicodeCapitals) {
   EXPECT_EQ(utf8_lower("ÄÖÜ ẞ Ÿ İ Ŋ ЖЁ × ABC"), "äöü ß ÿ i\xCC\x87 ŋ жё × abc");
 }
 
+// The lenient helpers decode with the strict readers' table (data/text.h utf8_sequence_length): one decoder.
+// A byte that starts no valid sequence is data, copied through alone, including the forms a looser decoder
+// would read as a code point: an overlong NUL (E0 80 80) or U+00A0 (E0 82 A0), a surrogate (ED A0 80), a code
+// point above U+10FFFF (F4 90 80 80) and a lead byte F5.
+TEST(UnicodeText, OneDecoderWithTheStrictTable) {
+  const std::vector<std::string> valid = {"a", "\xC2\xA0", "中", "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF"};
+  const std::vector<char32_t> cps = {U'a', 0xA0, 0x4E2D, 0x1F600, 0x10FFFF};
+  for (size_t k = 0; k < valid.size(); ++k) {
+    char32_t cp = 0;
+    EXPECT_EQ(utf8_decode(valid[k], 0, cp), valid[k].size()) << k;
+    EXPECT_EQ(cp, cps[k]) << k;
+  }
+  for (const std::string bad : {"\xE0\x80\x80", "\xE0\x82\xA0", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80",
+                                "\xE4\xB8", "\x80"}) {
+    SCOPED_TRACE(::testing::PrintToString(bad));
+    EXPECT_EQ(utf8_sequence_length(bad, 0), 0u);
+    char32_t cp = 0;
+    EXPECT_EQ(utf8_decode(bad, 0, cp), 1u);
+    EXPECT_EQ(cp, 0xFFFDu);
+    EXPECT_EQ(utf8_lower("A" + bad + "B"), "a" + bad + "b");   // the bytes unchanged
+    EXPECT_EQ(split_unicode_whitespace("x" + bad + "y").size(), 1u);   // not a space
+  }
+  EXPECT_EQ(split_unicode_whitespace("x\xC2\xA0y").size(), 2u);   // the real U+00A0 is one
+}
+
 TEST(Bleu, TheTwoFlavoursAreLabelledApart) {
   // 13a splits both sides into "Hello , world !" -> identical, 100. Whitespace only: hyp "Hello," "world!" (2)
   // vs 4 reference tokens: 0/2, 0/1 matches -> 0.

@@ -81,8 +81,9 @@ std::string error_of(const CellConfig& cfg) {
 }
 
 TEST(CellOptions, TableRowsAreTheSameAsBefore) {
-  // The rows the hand-written table had (key, type, allowed, default, help), in its order: --print-keys and
-  // experiments/KEYS.md must not move (tools/check_task_outputs.py checks the printed form as well).
+  // The rows the hand-written table had (key, type, allowed, default, help), in its order, then the options
+  // added since: --print-keys and experiments/KEYS.md must not move (tools/check_task_outputs.py checks the
+  // printed form as well).
   struct Row {
     std::string key, type, allowed;
     nlohmann::json def;
@@ -105,7 +106,10 @@ TEST(CellOptions, TableRowsAreTheSameAsBefore) {
       {"gru_reset_after", "bool", "true | false", true, "gru: r * (h U) (one [H,3H] product) or (r * h) U"},
       {"transitions", "int", "[0, 64]", 1, "dt: T-GRU transitions after the L-GRU"},
       {"content", "choice", "default | linear | identity", "default",
-       "ran: content x W_c (linear) or x (identity, needs I = H)"}};
+       "ran: content x W_c (linear) or x (identity, needs I = H)"},
+      // Options added since, each at the end (issue 54's demonstration of adding one).
+      {"highway_bias", "number", "[-100.0, 100.0]", 0.0,
+       "sru: initial bias b_r of the highway gate r (< 0: h starts near the highway x_h)"}};
   const std::vector<KeyDoc> docs = cell_table().docs();
   ASSERT_EQ(docs.size(), want.size());
   for (size_t k = 0; k < want.size(); ++k) {
@@ -142,7 +146,7 @@ TEST(CellOptions, EachCellAcceptsItsOptionsAndRefusesEveryOther) {
       {"ran", with({"output", "layer_norm", "content"})},
       {"lrn", with({"output", "layer_norm"})},
       {"olrn", with({"output", "layer_norm"})},
-      {"sru", with({"output"})},
+      {"sru", with({"output", "highway_bias"})},
       {"lgru", every},
       {"tgru", every},
       {"dt", with({"transitions"})},

@@ -265,6 +265,60 @@ TEST(CellParams, BiasInitialisation) {
   EXPECT_THROW(make_cell(ln, kI, store, "ln"), Error);
 }
 
+// SRU's highway_bias (the SRU authors' initial bias of the highway gate r; issue 54's example of adding a
+// cell option): b = [b_f b_r] starts with highway_bias added to every b_r and b_f untouched, on top of either
+// bias_init, whether the highway x_h is x itself (I == H) or x W_h; a strongly negative one closes r, so the
+// first step gives h = x (I == H). It needs the biases, and every other cell refuses it naming the key.
+TEST(CellParams, SruHighwayBias) {
+  for (const int input_dim : {kH, kI}) {
+    SCOPED_TRACE(input_dim);
+    for (const bool uniform : {false, true}) {
+      ParamStore store;
+      CellConfig c = variant("sru");
+      c.highway_bias = -2;
+      c.bias_init = uniform ? BiasInit::kUniform : BiasInit::kZero;
+      c.init_scale = 0.1;
+      make_cell(c, input_dim, store, "s");
+      const Mat& b = store.get("s/sru/b").value;   // [1, 2H] = [b_f b_r]
+      ASSERT_EQ(b.cols(), 2 * kH);
+      if (uniform) {
+        EXPECT_LE(b.leftCols(kH).cwiseAbs().maxCoeff(), Real(0.1));
+        EXPECT_GE(b.rightCols(kH).minCoeff(), Real(-2.1));   // -2 + U(-0.1, 0.1)
+        EXPECT_LE(b.rightCols(kH).maxCoeff(), Real(-1.9));
+      } else {
+        EXPECT_EQ(b.leftCols(kH), Mat::Zero(1, kH));
+        EXPECT_EQ(b.rightCols(kH), Mat::Constant(1, kH, Real(-2)));
+      }
+    }
+  }
+  ParamStore plain;
+  make_cell(variant("sru"), kI, plain, "p");
+  EXPECT_EQ(plain.get("p/sru/b").value, Mat::Zero(1, 2 * kH));   // the default adds nothing
+
+  CellConfig shut = variant("sru");
+  shut.highway_bias = -40;   // r = σ(-40 + x W_r) ≈ 4e-18: h = r ⊙ g(c) + (1 − r) ⊙ x = x
+  shut.output = CellOutput::kIdentity;
+  ParamStore store;
+  auto cell = make_cell(shut, kH, store, "h");
+  Graph g(Mode::kInfer);
+  const Mat x = uniform_mat(kB, kH, 3);
+  const CellState s = cell->step(cell->project_inputs(g.constant(x)), cell->zero_state(g, kB));
+  EXPECT_LT(max_abs_diff(s.h.val(), x), 1e-6);
+
+  auto error = [](const std::string& type, bool bias) {
+    CellConfig c = variant(type);
+    c.highway_bias = -2;
+    if (!bias) c.bias = CellBias::kNone;
+    ParamStore store;
+    return test::error_of([&] { make_cell(c, kI, store, "e"); });
+  };
+  EXPECT_EQ(error("sru", true), test::kNoErrorThrown);
+  EXPECT_PRED2(test::contains, error("sru", false),
+               "cell 'sru': highway_bias=-2 needs a bias (bias='none' was given)");
+  for (const std::string type : {"lstm", "gru", "atr"})
+    EXPECT_PRED2(test::contains, error(type, true), "cell '" + type + "' has no option highway_bias=-2.000000");
+}
+
 TEST(CellFactory, Errors) {
   ParamStore store;
   CellConfig cfg = variant("atr");

@@ -116,10 +116,10 @@ TEST(Config, ToJsonRecordsEveryFieldAndParsesBack) {
   c.type = "lstm", c.hidden = 5, c.output = CellOutput::kTanh, c.bias = CellBias::kNone, c.input_tanh = true;
   c.coupled = true, c.layer_norm = true, c.init = WeightInit::kOrthogonal, c.init_scale = 0.5, c.forget_bias = 1.0;
   c.gru_reset_after = false, c.transitions = 3, c.content = RanContent::kIdentity;
-  c.bias_init = BiasInit::kUniform;
+  c.bias_init = BiasInit::kUniform, c.highway_bias = -1.5;
   JsonReader cr(to_json(c), "e.json", "model.cell");
   EXPECT_EQ(to_json(parse_cell(cr)), to_json(c));
-  EXPECT_EQ(to_json(c).size(), 14u);
+  EXPECT_EQ(to_json(c).size(), kAllCellOpts.size() + 2);   // type, hidden and every option
 }
 
 TEST(Config, RunDefaultsFromFileName) {

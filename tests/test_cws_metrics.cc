@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 using namespace twin::test;   // the test helpers of test_util.h
 using Words = std::vector<std::string>;
 
-Words seg(const std::string& line) { return split_segmented(line, "test"); }
+Words seg(const std::string& line) { return split_whitespace(line); }   // what read_segmented splits on
 
 void expect_counts(const SegCounts& c, long gold, long test, long correct, long oov_gold, long oov_correct,
                    long iv_gold, long iv_correct) {
@@ -289,9 +289,11 @@ TEST(Bmes, InvalidUtf8NamesTheByteOffset) {
   EXPECT_TRUE(contains(at("\xE4\xB8\xAD\xED\xA0\x80", "t"), "invalid UTF-8 at byte 3"));
   EXPECT_TRUE(contains(at("\xF4\x90\x80\x80", "t"), "invalid UTF-8 at byte 0"));
   EXPECT_TRUE(contains(at("\xFF", "t"), "invalid UTF-8 at byte 0"));
-  // Through the line splitter and words_to_tags, with the file and line they are given.
-  e = error_of([] { split_segmented("北京  \x80", "msr.utf8:12"); });
-  EXPECT_TRUE(contains(e, "msr.utf8:12: invalid UTF-8 at byte 8")) << e;
+  // Through the segmented-file reader (its line reader's check) and words_to_tags, with the file and line.
+  twin::test::TempDir d("cws");
+  const std::string msr = write_bytes(d, "msr.utf8", "北京\n北京  \x80\n");
+  e = error_of([&] { read_segmented(msr); });
+  EXPECT_TRUE(contains(e, msr + ":2: invalid UTF-8 at byte 8 of the line")) << e;
   e = error_of([] { words_to_tags({"北京", "\xE4\xB8"}, "w.seg:3"); });
   EXPECT_TRUE(contains(e, "w.seg:3: invalid UTF-8 at byte 0")) << e;
   EXPECT_EQ(at("\xF0\x9F\x98\x80\xE4\xB8\xAD", "ok"), kNoErrorThrown);   // a 4-byte character and 中

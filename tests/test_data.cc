@@ -381,9 +381,9 @@ TEST(LineReader, CountsLinesForMessages) {
   EXPECT_FALSE(r.next(line));
 }
 
-// The reader checks UTF-8 once for every format: the line and byte named, in a gzip file too; a reader opened
-// kUnchecked hands the bytes over for a format that checks with its own wording (a vocabulary's words).
-TEST(LineReader, ChecksUtf8UnlessAskedNotTo) {
+// The reader checks UTF-8 once for every format: the line and byte named, in a gzip file too, and the line
+// called what the format calls it (a vocabulary's lines are words).
+TEST(LineReader, ChecksUtf8NamingTheUnit) {
   TempDir tmp;
   const std::string text = "ok\n中文\xE4\xB8\n";
   for (const std::string& p : {tmp.write("u.txt", text), write_gz(tmp, "u.txt.gz", text)}) {
@@ -392,10 +392,10 @@ TEST(LineReader, ChecksUtf8UnlessAskedNotTo) {
     ASSERT_TRUE(r.next(line));
     expect_error([&] { r.next(line); }, {p + ":2: invalid UTF-8 at byte 6 of the line (0xE4"});
     expect_error([&] { read_lines(p); }, {p + ":2: invalid UTF-8 at byte 6 of the line"});
-    LineReader loose(p, Utf8Check::kUnchecked);
-    ASSERT_TRUE(loose.next(line));
-    ASSERT_TRUE(loose.next(line));
-    EXPECT_EQ(line, "中文\xE4\xB8");
+    LineReader words(p, "word");
+    ASSERT_TRUE(words.next(line));
+    EXPECT_EQ(line, "ok");
+    expect_error([&] { words.next(line); }, {p + ":2: invalid UTF-8 at byte 6 of the word (0xE4"});
   }
   // The BOM is stripped before the check, and only on the first line.
   EXPECT_EQ(read_lines(tmp.write("b.txt", "\xEF\xBB\xBF" "a\n")), (std::vector<std::string>{"a"}));

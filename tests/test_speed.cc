@@ -210,6 +210,18 @@ TEST(Speed, ConfigIsStrict) {
   EXPECT_THROW(load(smoke_path(), {"shapes=[{\"name\":\"x\",\"embed\":8}]"}), Error);   // no hidden
   EXPECT_THROW(load(smoke_path(), {"shapes=[{\"name\":\"x\",\"embed\":8,\"hidden\":8,\"depth\":2}]"}), Error);
   EXPECT_NO_THROW(load(smoke_path(), {"rss_steps=10"}));
+  // Each error names its path, as every ConfigTable section's do.
+  auto err = [](const std::string& set) { return error_of([&] { load(smoke_path(), {set}); }); };
+  std::string m = err("window=3");
+  EXPECT_PRED2(contains, m, "unknown key \"window\"");
+  EXPECT_PRED2(contains, m, "did you mean \"windows\"");
+  EXPECT_PRED2(contains, err("threads=[0]"), "\"threads\" entries must be integers in [1, 1024], got 0");
+  EXPECT_PRED2(contains, err("vocab=1"), "\"vocab\"");
+  EXPECT_PRED2(contains, err("seed=-1"), "\"seed\"");
+  EXPECT_PRED2(contains, err("out=\"\""), "\"out\" must be a non-empty output prefix");
+  EXPECT_PRED2(contains, err("shapes=[{\"name\":\"x\",\"embed\":8,\"hidden\":8,\"depth\":2}]"),
+               "unknown key \"shapes[0].depth\"");
+  EXPECT_PRED2(contains, err("cells=[]"), "\"cells\" must be a non-empty list");
   try {
     load(smoke_path(), {"cells=[\"atr\",\"lstn\"]"});
   } catch (const Error& e) {

@@ -504,6 +504,8 @@ def main(argv=None):
                     help="import: also the unfinished studies collected there (--unfinished-to)")
     ap.add_argument("--replay", action="store_true",
                     help="import: a study of another binary, if one of its trials run again here gives its results")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="import --replay: how many replays run at once (each on one thread; one per core)")
     args = ap.parse_args(argv)
     args.seeds = [int(s) for s in args.seeds.split(",") if s.strip()] if args.seeds else []
     try:
@@ -520,6 +522,9 @@ def main(argv=None):
         return 0
     if not args.sweep:
         print("tune: error: --sweep DIR is needed", file=sys.stderr)
+        return 2
+    if args.jobs < 1:
+        print("tune: error: --jobs is a number of replays at once, >= 1", file=sys.stderr)
         return 2
     if args.grace < 1:
         print("tune: error: --grace is a number of seconds >= 1", file=sys.stderr)

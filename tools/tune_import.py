@@ -21,8 +21,9 @@ binary in DIR/.replay/, gives the committed results: every metrics.jsonl record 
 keys, every kept output byte for byte. The study then records the new --version line and `replayed` (the
 old line, the slot, what was compared, TWIN_GEMM_BACKENDS). Products of the same shapes in the same library
 and code path round the same on any CPU that runs that code path; another routing (BLIS instead of Eigen
-for the thin products, say) does not, and the replay refuses it. A study already in the storage is left as it is (import twice is a
-no-op); a sweep folder that already holds the study's folder, without the study in the storage, is refused
+for the thin products, say) does not, and the replay refuses it; nor does the same revision compiled with
+another -mtune (README, "A sweep folder outlives ..."). `--jobs N` runs N replays at once. A study already in
+the storage is left as it is (import twice is a no-op); a sweep folder that already holds the study's folder, without the study in the storage, is refused
 (it is not ours to overwrite).
 
 --unfinished-from DIR (written by `collect --unfinished-to DIR`): a machine may not outlive a session, and a
@@ -34,6 +35,7 @@ from (seed, k) alone (random search), so the slots left get the parameters they 
 checks hold (fingerprint, matched size, binary or --replay on one of its finished trials); a study found
 finished in --from is taken from there.
 """
+import concurrent.futures
 import datetime
 import gzip
 import json
@@ -195,6 +197,21 @@ def _replayed(worker, sp, name, meta, folder, pin, run):
             "binary_sha256": pin["sha256"], "TWIN_GEMM_BACKENDS": os.environ.get("TWIN_GEMM_BACKENDS")}
 
 
+def _replay_all(worker, replays, run, jobs):
+    """The evidence of every study's replay by name, `jobs` replays at a time (each is a one-thread run: on a new
+    machine the replays of a large sweep are lane-hours that would otherwise run one after another). Raises
+    the first failure in the plan's order, so the message does not depend on which replay ended first."""
+    if jobs <= 1:
+        return {name: _replayed(worker, sp, name, meta, folder, pin, run) for sp, name, meta, folder, pin in replays}
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = {name: pool.submit(_replayed, worker, sp, name, meta, folder, pin, run)
+                   for sp, name, meta, folder, pin in replays}
+        return {name: f.result() for name, f in futures.items()}
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _trial(sp, cell, t, seeds, unfinished=False, retry_of=None):
     """The optuna trial of exported trial `t`. A finished study's RUNNING or WAITING trial (a retry left
     over) becomes FAIL; an unfinished one's WAITING trial stays WAITING. `retry_of`: the number of the
@@ -249,10 +266,9 @@ def import_finished(worker, src_root, pinned, matched_of, run=None, unfinished_r
         if not unfinished_root.is_dir():
             raise ImportError_(f"--unfinished-from {unfinished_root}: no such folder")
     plan = _planned(worker, src_root, pinned, matched_of, unfinished_root)
-    evidence = {}
-    for sp, cell, arm, name, meta, folder, pin, _ in plan:   # every replay before anything is written
-        if pin is not None and not name.endswith("__seeds"):
-            evidence[name] = _replayed(worker, sp, name, meta, folder, pin, run)
+    replays = [(sp, name, meta, folder, pin) for sp, cell, arm, name, meta, folder, pin, _ in plan
+               if pin is not None and not name.endswith("__seeds")]
+    evidence = _replay_all(worker, replays, run, getattr(worker.args, "jobs", 1) or 1)   # before anything is written
     for sp, cell, arm, name, meta, folder, pin, unfinished in plan:
         seeds = name.endswith("__seeds")
         trials = _trials(sp, cell, meta, seeds, unfinished)

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <utility>
 
 #include "base/check.h"
 
@@ -17,11 +18,11 @@ constexpr std::string_view kBom = "\xEF\xBB\xBF";
 constexpr std::string_view kIdeographicSpace = "\xE3\x80\x80";  // U+3000
 
 bool is_ascii_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+}  // namespace
 
-// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is invalid. The second-byte ranges are
-// the RFC 3629 table: they exclude overlong forms (E0 80..9F, F0 80..8F), surrogates (ED A0..BF) and code
-// points above U+10FFFF (F4 90..BF, F5..FF).
-std::size_t utf8_len(std::string_view s, std::size_t i) {
+// The second-byte ranges are the RFC 3629 table: they exclude overlong forms (E0 80..9F, F0 80..8F),
+// surrogates (ED A0..BF) and code points above U+10FFFF (F4 90..BF, F5..FF).
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = at(i);
   if (c < 0x80) return 1;
@@ -46,14 +47,13 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
     if ((at(i + k) & 0xC0) != 0x80) return 0;
   return n;
 }
-}  // namespace
 
 struct LineReader::Impl {
   gzFile file = nullptr;
 };
 
-LineReader::LineReader(const std::string& path, Utf8Check check)
-    : impl_(std::make_unique<Impl>()), path_(path), check_(check) {
+LineReader::LineReader(const std::string& path, std::string unit)
+    : impl_(std::make_unique<Impl>()), path_(path), unit_(std::move(unit)) {
   namespace fs = std::filesystem;
   std::error_code ec;
   TW_CHECK(fs::exists(path, ec), "cannot open '", path, "': no such file");
@@ -109,7 +109,7 @@ bool LineReader::next(std::string& line) {
   }
   strip_line_end(line, line_no_ == 0);
   ++line_no_;
-  if (check_ == Utf8Check::kStrict) require_utf8(line, where());
+  require_utf8(line, where(), unit_);
   return true;
 }
 
@@ -162,7 +162,7 @@ std::vector<std::string> split_whitespace(std::string_view line) {
 
 std::int64_t utf8_error_offset(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
-    const std::size_t n = utf8_len(s, i);
+    const std::size_t n = utf8_sequence_length(s, i);
     if (n == 0) return static_cast<std::int64_t>(i);
     i += n;
   }
@@ -190,7 +190,7 @@ std::vector<std::string> utf8_chars(std::string_view s) {
   std::vector<std::string> out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
-    const std::size_t n = utf8_len(s, i);
+    const std::size_t n = utf8_sequence_length(s, i);
     if (n == 0) fail_utf8(s, i, "", "");
     out.emplace_back(s.substr(i, n));
     i += n;

@@ -5,9 +5,10 @@
 // Lines: '\n' ends a line; a trailing '\r' is stripped (CRLF files), and so is a UTF-8 byte-order mark at the
 // start of the file (Windows-made Chinese corpora often carry one, and it would glue itself to the first token).
 // A final line without '\n' is still a line; "a\n" is one line, "a\n\n" is two (the second empty).
-// Text is UTF-8: every line is checked once, by the reader (require_utf8's message, "<file>:<line>: invalid
-// UTF-8 at byte N of the line"), so no reader of a format checks again or forgets to; a format with its own
-// wording (a vocabulary's "of the word") opens the file Utf8Check::kUnchecked and checks itself.
+// Text is UTF-8, strictly (RFC 3629): every line is checked once, by the reader (require_utf8's message,
+// "<file>:<line>: invalid UTF-8 at byte N of the line", the unit named as the format calls a line, e.g. a
+// vocabulary's "word"), so no reader of a format checks again or forgets to. Byte positions in messages count
+// from 0 within the line, as `xxd -s` and Python's bytes indexing do.
 // Compressed input: files are opened through zlib's gzopen, which decompresses gzip data and passes any other
 // file through unchanged, so "x.txt" and "x.txt.gz" are read by the same call whatever their names say.
 #pragma once
@@ -19,13 +20,12 @@
 
 namespace twin {
 
-enum class Utf8Check { kStrict, kUnchecked };
-
 // Streams one file line by line, for corpora too large to hold twice. Errors name the path.
 class LineReader {
  public:
-  // Throws twin::Error if missing or unreadable.
-  explicit LineReader(const std::string& path, Utf8Check check = Utf8Check::kStrict);
+  // Throws twin::Error if missing or unreadable. `unit` is what a line is called in the UTF-8 error ("line",
+  // or "word" for a one-word-per-line file).
+  explicit LineReader(const std::string& path, std::string unit = "line");
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
@@ -45,7 +45,7 @@ class LineReader {
   std::size_t pos_ = 0;
   std::int64_t line_no_ = 0;
   bool eof_ = false;
-  Utf8Check check_;
+  std::string unit_;
 };
 
 // Every line of a file (LineReader's conventions, UTF-8 checked).
@@ -79,6 +79,11 @@ std::vector<std::string> utf8_chars(std::string_view s);
 // The same for one word whose origin the caller knows: invalid UTF-8 is require_utf8's Error "<where>: invalid
 // UTF-8 at byte N of the word (0xHH, ...)", with `where` e.g. "file:line (gold word 3)".
 std::vector<std::string> utf8_chars(std::string_view s, std::string_view where);
+
+// Length (1 to 4) of the valid UTF-8 sequence that starts at s[i], or 0 when none does: the one decoder's
+// table (RFC 3629: no overlong forms, surrogates or code points above U+10FFFF), which the strict checks here
+// and the lenient helpers of data/unicode_text.h share.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
 
 // Byte offset of the first invalid sequence, or -1 when `s` is valid UTF-8.
 std::int64_t utf8_error_offset(std::string_view s);

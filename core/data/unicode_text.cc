@@ -1,6 +1,8 @@
 // Python-compatible UTF-8 helpers (see unicode_text.h).
 #include "data/unicode_text.h"
 
+#include "data/text.h"
+
 namespace twin {
 namespace {
 
@@ -62,25 +64,14 @@ void lower_cp(char32_t cp, std::string& out) {
 }  // namespace
 
 std::size_t utf8_decode(std::string_view s, std::size_t i, char32_t& cp) {
+  const std::size_t len = utf8_sequence_length(s, i);   // data/text.h: the strict table, shared
   const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) {
-    cp = b0;
-    return 1;
-  }
-  const size_t len = b0 >= 0xF0 && b0 < 0xF8 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC2 && b0 < 0xE0 ? 2 : 0;
-  if (len == 0 || i + len > s.size()) {
+  if (len == 0) {
     cp = 0xFFFD;
     return 1;
   }
-  char32_t v = len == 2 ? b0 & 0x1F : len == 3 ? b0 & 0x0F : b0 & 0x07;
-  for (size_t k = 1; k < len; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) {
-      cp = 0xFFFD;
-      return 1;
-    }
-    v = (v << 6) | (b & 0x3F);
-  }
+  char32_t v = len == 1 ? b0 : len == 2 ? b0 & 0x1F : len == 3 ? b0 & 0x0F : b0 & 0x07;
+  for (std::size_t k = 1; k < len; ++k) v = (v << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
   cp = v;
   return len;
 }

@@ -12,8 +12,9 @@
 
 namespace twin {
 
-// Decodes the code point starting at s[i] into cp and returns its byte length. An invalid or truncated
-// sequence decodes as its first byte alone (cp = 0xFFFD), so callers copy such bytes through unchanged.
+// Decodes the code point starting at s[i] into cp and returns its byte length. A byte that starts no valid
+// sequence by data/text.h's table (utf8_sequence_length: truncated, overlong, a surrogate, above U+10FFFF)
+// decodes alone as cp = 0xFFFD, so callers copy such bytes through unchanged.
 std::size_t utf8_decode(std::string_view s, std::size_t i, char32_t& cp);
 
 // Splits on whitespace as Python's str.split() does: ASCII \t \n \v \f \r and space, \x1c-\x1f, and the

@@ -88,12 +88,11 @@ Vocab Vocab::from_counts(const TokenCounts& counts, const VocabOptions& opts) {
 Vocab Vocab::load(const std::string& path, const VocabOptions& opts) {
   Vocab v(opts);
   const std::size_t k = opts.specials.size();
-  LineReader reader(path, Utf8Check::kUnchecked);   // checked below, as a word
+  LineReader reader(path, "word");   // UTF-8 checked by the reader, each line named a word
   std::string line;
   while (reader.next(line)) {
     const std::int64_t n = reader.line_no();
     TW_CHECK(!line.empty(), reader.where(), ": empty line in vocabulary; expected one word per line");
-    require_utf8(line, reader.where(), "word");
     TW_CHECK(line.find('\n') == std::string::npos, reader.where(), ": unexpected line break");
     if (static_cast<std::size_t>(n) <= k) {
       TW_CHECK(line == opts.specials[n - 1], reader.where(), ": expected special word '", opts.specials[n - 1],

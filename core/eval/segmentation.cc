@@ -37,17 +37,12 @@ std::string excerpt(const std::vector<std::string>& chars, size_t from) {
   return "\"" + s + "\"";
 }
 
-// What split_segmented splits on: ASCII whitespace and U+3000 IDEOGRAPHIC SPACE.
+// What read_segmented splits on (split_whitespace): ASCII whitespace and U+3000 IDEOGRAPHIC SPACE.
 bool is_separator(const std::string& ch) {
   return (ch.size() == 1 && (ch[0] == ' ' || (ch[0] >= '\t' && ch[0] <= '\r'))) || ch == "\xE3\x80\x80";
 }
 
 }  // namespace
-
-std::vector<std::string> split_segmented(std::string_view line, const std::string& where) {
-  require_utf8(line, where);
-  return split_whitespace(line);   // ASCII whitespace (CR included) and U+3000
-}
 
 void SegCounts::add(const SegCounts& o) {
   gold_words += o.gold_words;
@@ -128,7 +123,7 @@ std::unordered_set<std::string> read_word_list(const std::string& path) {
   std::unordered_set<std::string> words;
   std::string line;
   while (in.next(line)) {
-    const std::vector<std::string> chars = utf8_chars(line, in.where());
+    const std::vector<std::string> chars = utf8_chars(line);   // valid: the reader checked the line
     size_t a = 0, b = chars.size();
     while (a < b && is_separator(chars[a])) ++a;
     while (b > a && is_separator(chars[b - 1])) --b;
@@ -146,7 +141,10 @@ std::unordered_set<std::string> read_word_list(const std::string& path) {
 }
 
 std::vector<std::vector<std::string>> read_segmented(const std::string& path) {
-  return read_records<std::vector<std::string>>(path, split_segmented);
+  // ASCII whitespace (CR included) and U+3000 separate words; the reader checked the line's UTF-8.
+  return read_records<std::vector<std::string>>(path, [](std::string_view line, const std::string&) {
+    return split_whitespace(line);
+  });
 }
 
 void write_segmented(const std::string& path, const std::vector<std::vector<std::string>>& sentences) {

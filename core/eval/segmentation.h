@@ -23,15 +23,10 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
-#include <string_view>
 #include <unordered_set>
 #include <vector>
 
 namespace twin {
-
-// Words of one line of the SIGHAN bakeoff format: separated by any run of ASCII whitespace (so the CR of the
-// bakeoff files' CRLF goes too) or U+3000 (ideographic space). UTF-8 is validated (an Error naming `where`).
-std::vector<std::string> split_segmented(std::string_view line, const std::string& where);
 
 struct SegCounts {
   long gold_words = 0;    // words in the gold segmentation
@@ -74,8 +69,8 @@ SegCounts score_corpus(const std::vector<std::vector<std::string>>& gold,
 std::unordered_set<std::string> read_word_list(const std::string& path);
 
 // A segmented file (bakeoff format, or our .seg files): one sentence per line, words separated by runs of
-// ASCII whitespace or U+3000 (split_segmented). Every line is kept, so an empty line is an empty sentence
-// and sentence i is line i + 1. Errors name file:line.
+// ASCII whitespace or U+3000 (data/text.h split_whitespace: the CR of CRLF goes too). Every line is kept, so
+// an empty line is an empty sentence and sentence i is line i + 1. Errors name file:line.
 std::vector<std::vector<std::string>> read_segmented(const std::string& path);
 
 // Bakeoff-format output, as the official gold files: each word followed by two spaces except the last,

@@ -52,7 +52,6 @@ class ParamStore {
   void zero_grad();
   Index total_size() const;
   std::string table() const;  // name, shape, count, total (printed at start-up)
-  Rng& init_rng() { return init_rng_; }
 
  private:
   std::vector<std::unique_ptr<Param>> params_;

@@ -72,7 +72,9 @@ inline constexpr NameTable<RanContent, 3> kRanContentNames{
   X(kGruResetAfter, gru_reset_after, bool, true, flag, (), "gru: r * (h U) (one [H,3H] product) or (r * h) U") \
   X(kTransitions, transitions, int, 1, integer, (0, 64), "dt: T-GRU transitions after the L-GRU")              \
   X(kContent, content, RanContent, RanContent::kDefault, choice, (kRanContentNames),                           \
-    "ran: content x W_c (linear) or x (identity, needs I = H)")
+    "ran: content x W_c (linear) or x (identity, needs I = H)")                                                \
+  X(kHighwayBias, highway_bias, double, 0.0, number, (-100.0, 100.0),                                                  \
+    "sru: initial bias b_r of the highway gate r (< 0: h starts near the highway x_h)")
 
 // A row's parenthesised group as trailing arguments: TW_CELL_OPT_ARGS (0, 64) is ", 0, 64", TW_CELL_OPT_ARGS () is
 // nothing; so `f(x TW_CELL_OPT_ARGS args)` calls f(x, 0, 64), f(x, kCellOutputNames) or f(x).

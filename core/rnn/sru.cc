@@ -6,7 +6,13 @@ SruCell::SruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const 
     : CellBase("sru", cfg, input_dim, kOptions) {
   output_ = parse_output(cfg, kDefaultOutput);
   w_ = &add_param(store, scope, "W", I(), (I() == H() ? 3 : 4) * H(), weight_init(cfg));
-  if (parse_has_bias(cfg)) b_ = &add_param(store, scope, "b", 1, 2 * H(), bias_init(cfg));
+  const bool has_bias = parse_has_bias(cfg);
+  TW_CHECK(has_bias || cfg.highway_bias == 0.0, "cell 'sru': highway_bias=", cfg.highway_bias,
+           " needs a bias (bias='none' was given)");
+  if (has_bias) {
+    b_ = &add_param(store, scope, "b", 1, 2 * H(), bias_init(cfg));
+    b_->value.rightCols(H()).array() += static_cast<Real>(cfg.highway_bias);   // b = [b_f b_r]: on b_r
+  }
 }
 
 Index SruCell::expected_params() const {

@@ -8,6 +8,8 @@
 // no parameters); when I != H, x_h = x W_h (unbiased), so k = 4 in both cases: [f, r, x̃, x_h].
 // Parameters: W [I,3H] (I == H) or [I,4H] (I != H); b [1,2H] on the gate columns only.
 //   expected_params = (I == H ? 3·H² : 4·I·H) + 2·H·[bias]
+// cfg.highway_bias is added to b_r at init (on top of bias_init), as the SRU authors' highway_bias
+// (github.com/taolei87/sru, SRUCell: bias[H:] = highway_bias): negative starts r near 0, so h near x_h.
 // Table 1 style counts: 3 weight matrices / 3 transformations (4 / 4 when I != H). Memory: c.
 // Gates recorded: "f", "r".
 #pragma once
@@ -17,7 +19,7 @@ namespace twin {
 
 class SruCell final : public CellBase {
  public:
-  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kOutput};
+  static constexpr CellOptSet kOptions = kEveryCellOptions | CellOptSet{CellOpt::kOutput, CellOpt::kHighwayBias};
   static CellTraits traits(const CellConfig& cfg) {
     return {.output = output_of(parse_output(cfg, kDefaultOutput)), .has_memory = true};
   }

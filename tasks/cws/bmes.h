@@ -1,7 +1,7 @@
 // Characters and BMES tags for Chinese word segmentation (ATR paper Appendix A.2.3, after Chen et al. 2015):
 // every character of a sentence gets B, M or E (begin, middle, end of a multi-character word) or S (a
 // single-character word). Words are split into characters by utf8_chars(word, where) (core/data/text.h), so a
-// bad byte is reported with where it was; segmented lines are read by split_segmented (core/eval/segmentation.h).
+// bad byte is reported with where it was; segmented lines are read by read_segmented (core/eval/segmentation.h).
 #pragma once
 #include <string>
 #include <vector>

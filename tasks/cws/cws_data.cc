@@ -5,7 +5,6 @@
 #include "base/check.h"
 #include "bmes.h"
 #include "data/text.h"
-#include "eval/segmentation.h"
 
 namespace twin::cws {
 
@@ -44,14 +43,13 @@ std::vector<Sentence> read_split(const CwsDataConfig& c, const std::string& spli
   for (size_t i = 0; i < seg.size(); ++i) {
     const std::string where = seg_path + ":" + std::to_string(i + 1);
     Sentence& s = out[i];
-    s.words = split_segmented(seg[i], where);
+    s.words = split_whitespace(seg[i]);   // read_lines checked the line's UTF-8
     TW_CHECK(!s.words.empty(), where, ": empty sentence (data_prep/cws.py drops empty lines; was the file edited?)");
     for (const auto& w : s.words) {
-      auto cs = utf8_chars(w, where);
+      auto cs = utf8_chars(w);
       s.chars.insert(s.chars.end(), cs.begin(), cs.end());
     }
-    std::string t = tags[i];
-    if (!t.empty() && t.back() == '\r') t.pop_back();
+    const std::string& t = tags[i];   // read_lines dropped a CR
     const std::string twhere = tag_path + ":" + std::to_string(i + 1);
     TW_CHECK(t.size() == s.chars.size(), twhere, ": ", t.size(), " tags for the ", s.chars.size(),
              " characters of ", where);

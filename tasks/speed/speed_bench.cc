@@ -17,8 +17,6 @@
 #include "ops/linalg.h"
 #include "optim/clip.h"
 #include "optim/optimizer.h"
-#include "rnn/cell_factory.h"
-#include "base/json_reader.h"
 
 namespace twin::speed {
 
@@ -43,20 +41,6 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::vector<int> read_int_list(JsonReader& r, const std::string& key, const std::vector<int>& def, int min, int max) {
-  const nlohmann::json v = r.raw(key);
-  if (v.is_null()) return def;
-  if (!v.is_array() || v.empty()) r.fail(key, "must be a non-empty list of integers, got " + describe_json(v));
-  std::vector<int> out;
-  for (const auto& e : v) {
-    if (!e.is_number_integer() || e.get<long long>() < min || e.get<long long>() > max)
-      r.fail(key, "entries must be integers in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " +
-                      describe_json(e));
-    out.push_back(e.get<int>());
-  }
-  return out;
 }
 
 struct Window {
@@ -86,67 +70,6 @@ lm::LmModelConfig bench_model_config(const SpeedCell& cell, const SpeedShape& s)
   mc.dropout = 0.0;
   mc.tie = false;
   return mc;
-}
-
-// One "cells" entry at `path` ("cells[1]"): a registered name, or {"name": label, "cell": cell config}.
-SpeedCell parse_cell_entry(const JsonReader& r, const nlohmann::json& e, const std::string& path) {
-  SpeedCell out;
-  if (e.is_string()) {
-    out.name = e.get<std::string>();
-    if (!is_registered_cell(out.name)) {
-      const std::vector<std::string> known = registered_cell_names();
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      const std::string near = closest_name(out.name, known);
-      r.fail("cells", "unknown cell '" + out.name + "' (registered: " + list + ")" +
-                          (near.empty() ? "" : "; did you mean '" + near + "'?"));
-    }
-    out.cell.type = out.name;
-    return out;
-  }
-  if (!e.is_object())
-    r.fail(path, "must be a registered cell name or an object {\"name\": label, \"cell\": {...}}, got " +
-                     describe_json(e));
-  JsonReader er(e, r.file(), r.key_path(path));
-  out.object = true;
-  out.name = er.require_string("name");
-  if (out.name.empty() || out.name.find_first_of("|\n\r\t") != std::string::npos)
-    er.fail("name", "must be a non-empty label without '|', tabs or line breaks (it heads a table row), got " +
-                        describe_json(e.at("name")));
-  if (!er.has("cell")) er.fail("cell", "is required: the cell config, e.g. {\"type\": \"atr\", \"layer_norm\": true}");
-  JsonReader cr = er.child("cell");
-  if (cr.object().contains("hidden")) cr.fail("hidden", "is set by each shape (shapes[].hidden); leave it out");
-  out.cell = parse_cell(cr);   // strict: finish() names any unknown key
-  er.finish();
-  if (is_registered_cell(out.name)) {
-    CellConfig plain;
-    plain.type = out.name;
-    if (to_json(out.cell) != to_json(plain))
-      er.fail("name", "'" + out.name + "' is a registered cell's name but this cell is not that cell with its "
-                      "defaults; give it a label of its own (e.g. 'atr+ln')");
-  }
-  return out;
-}
-
-// Builds every object entry's cells once per shape (layer 0 on the embedding, layer 1 on the hidden size) in a
-// scratch store, so an option its type lacks or a size it cannot take is an error before any timing starts.
-void check_cells_build(const JsonReader& r, const SpeedConfig& c) {
-  for (size_t i = 0; i < c.cells.size(); ++i) {
-    if (!c.cells[i].object) continue;
-    for (const SpeedShape& s : c.shapes) {
-      const lm::LmModelConfig mc = bench_model_config(c.cells[i], s);
-      try {
-        ParamStore scratch(1);
-        make_cell(mc.cell, mc.embed, scratch, "check/l0");
-        if (mc.layers > 1) make_cell(mc.cell, mc.cell.hidden, scratch, "check/l1");
-      } catch (const Error& e) {
-        std::string what = e.what();   // without the check's "  (file.cc:N)": fail() adds its own
-        const size_t at = what.rfind("  (");
-        if (at != std::string::npos && what.back() == ')') what.erase(at);
-        r.fail("cells[" + std::to_string(i) + "].cell", "cannot be built for shape '" + s.name + "': " + what);
-      }
-    }
-  }
 }
 
 // One benchmarked model: its parameters, SGD, carried (detached) state, and the random windows.
@@ -294,73 +217,6 @@ SpeedRecord run_one(const SpeedConfig& c, const SpeedCell& cell, const SpeedShap
 }
 
 }  // namespace
-
-SpeedConfig parse_speed_config(JsonReader& r) {
-  SpeedConfig c;
-  const nlohmann::json cells = r.raw("cells");
-  if (!cells.is_array() || cells.empty())
-    r.fail("cells", "must be a non-empty list of cell names or {\"name\", \"cell\"} objects, got " +
-                        describe_json(cells));
-  for (size_t i = 0; i < cells.size(); ++i) {
-    const std::string path = "cells[" + std::to_string(i) + "]";
-    SpeedCell e = parse_cell_entry(r, cells[i], path);
-    for (size_t j = 0; j < c.cells.size(); ++j)
-      if (c.cells[j].name == e.name)
-        r.fail(path, "repeats the label '" + e.name + "' of cells[" + std::to_string(j) +
-                         "]; every entry needs a label of its own (records and tables are keyed by it)");
-    c.cells.push_back(std::move(e));
-  }
-  const nlohmann::json shapes = r.raw("shapes");
-  if (!shapes.is_array() || shapes.empty())
-    r.fail("shapes", "must be a non-empty list of {name, embed, hidden, layers}, got " + describe_json(shapes));
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    if (!shapes[i].is_object()) r.fail("shapes", "entries must be objects, got " + describe_json(shapes[i]));
-    JsonReader sr(shapes[i], r.file(), r.key_path("shapes") + "[" + std::to_string(i) + "]");
-    SpeedShape s;
-    s.name = sr.require_string("name");
-    s.embed = sr.require_int("embed", 1, 1 << 16);
-    s.hidden = sr.require_int("hidden", 1, 1 << 16);
-    s.layers = sr.get_int("layers", s.layers, 1, 64);
-    sr.finish();
-    c.shapes.push_back(s);
-  }
-  c.vocab = r.get_int("vocab", c.vocab, 2, 1 << 24);
-  c.batch = r.get_int("batch", c.batch, 1, 1 << 16);
-  c.bptt = r.get_int("bptt", c.bptt, 1, 1 << 16);
-  c.threads = read_int_list(r, "threads", c.threads, 1, 1024);
-  c.warmup_steps = r.get_int("warmup_steps", c.warmup_steps, 0, 1 << 20);
-  c.windows = r.get_int("windows", c.windows, 1, 1 << 20);
-  c.steps_per_window = r.get_int("steps_per_window", c.steps_per_window, 1, 1 << 20);
-  c.rss_steps = r.get_long("rss_steps", c.rss_steps, 0, 1L << 40);
-  c.seed = r.get_uint64("seed", c.seed);
-  c.out = r.require_string("out");
-  if (c.out.empty()) r.fail("out", "must be a non-empty output prefix (e.g. results/speed/lm)");
-  r.finish();
-  check_cells_build(r, c);
-  return c;
-}
-
-nlohmann::json to_json(const SpeedConfig& c) {
-  nlohmann::json shapes = nlohmann::json::array();
-  for (const auto& s : c.shapes)
-    shapes.push_back({{"name", s.name}, {"embed", s.embed}, {"hidden", s.hidden}, {"layers", s.layers}});
-  nlohmann::json cells = nlohmann::json::array();
-  for (const SpeedCell& e : c.cells) {
-    if (!e.object) {
-      cells.push_back(e.name);
-      continue;
-    }
-    nlohmann::json cell = to_json(e.cell);
-    cell.erase("hidden");   // each shape's
-    cells.push_back({{"name", e.name}, {"cell", cell}});
-  }
-  return {{"cells", cells},         {"shapes", shapes},
-          {"vocab", c.vocab},       {"batch", c.batch},
-          {"bptt", c.bptt},         {"threads", c.threads},
-          {"warmup_steps", c.warmup_steps}, {"windows", c.windows},
-          {"steps_per_window", c.steps_per_window}, {"rss_steps", c.rss_steps},
-          {"seed", c.seed},         {"out", c.out}};
-}
 
 SpeedReport run_speed(const SpeedConfig& c, bool verbose) {
   SpeedReport rep;

@@ -59,7 +59,8 @@ struct SpeedConfig {
   std::uint64_t seed = 1;
   std::string out;                    // output prefix: <out>.json, <out>.md
 };
-// Strict: every key above, unknown keys are errors (finish() is called on `r`).
+// From the section's ConfigTable (speed_config.cc): strict, every key above; an unknown key or a bad value is an
+// error naming its path (finish() is called on `r`). to_json is the report's config echo.
 SpeedConfig parse_speed_config(JsonReader& r);
 nlohmann::json to_json(const SpeedConfig& c);
 

@@ -152,5 +152,17 @@ class HowARunCounts(unittest.TestCase):
         self.assertEqual(run_files.seed_group_lines([{"run": "cws_pku_atr", "dir": "none", "f1": 0.8}], "f1"), [])
 
 
+class CellKey(unittest.TestCase):
+    def test_a_non_default_initial_bias_is_a_variant_of_its_own(self):
+        # the tables key a run by its cell: an SRU with highway_bias (or an LSTM with forget_bias) is not the
+        # plain cell, and a bias at its default (or a config written before the option existed) is
+        self.assertEqual(run_files.cell_key({"type": "sru", "highway_bias": -2.0}), "sru_hb-2")
+        self.assertEqual(run_files.cell_key({"type": "sru", "output": "identity", "highway_bias": -0.5}),
+                         "sru_identity_hb-0.5")
+        self.assertEqual(run_files.cell_key({"type": "sru", "highway_bias": 0.0}), "sru")
+        self.assertEqual(run_files.cell_key({"type": "sru"}), "sru")
+        self.assertEqual(run_files.cell_key({"type": "lstm", "forget_bias": 1.0}), "lstm_fb1")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -299,6 +299,42 @@ class Replay(Timed):
             self.assertEqual(rc, 1, out + err)
             self.assertIn(f"--version in this environment prints [{old!r}], but the sweep pinned it as {new!r}", err)
 
+    def test_replays_at_once_import_what_one_at_a_time_does(self):
+        """--jobs 2: the replays run side by side, and the sweep imported is the one --jobs 1 imports (the same
+        trials, the same evidence); a skewed binary is refused with the same message, nothing written."""
+        with scratch() as tmp:
+            bin_dir, path, committed = committed_sweep(self, tmp, 2, "1")
+            with environment(TWIN_FAKE_VERSION="classify (fake twinrnn for test_tune.py, git 0000000), other kernels"):
+                got = {}
+                for jobs in ("1", "2"):
+                    sweep = os.path.join(tmp, f"jobs{jobs}")
+                    rc, out, err = tune_main("import", path, "--sweep", sweep, "--bin", bin_dir, "--from", committed,
+                                             "--replay", "--seeds", "1", "--jobs", jobs)
+                    self.assertEqual(rc, 0, out + err)
+                    self.assertEqual(sorted(os.listdir(os.path.join(sweep, ".replay"))), NAMES)
+                    found, storage = studies("", sweep)
+                    try:
+                        got[jobs] = {n: (sorted((t.number, t.state.name, t.value) for t in s.trials),
+                                         s.user_attrs["replayed"]) for n, s in found.items()}
+                    finally:
+                        dispose(storage)
+                self.assertEqual(len(got["2"]), 4)
+                self.assertEqual(got["1"], got["2"])
+                errs = []
+                with environment(TWIN_FAKE_SKEW="1e-7"):
+                    for jobs in ("1", "2"):
+                        sweep = os.path.join(tmp, f"skewed{jobs}")
+                        rc, out, err = tune_main("import", path, "--sweep", sweep, "--bin", bin_dir, "--from",
+                                                 committed, "--replay", "--jobs", jobs)
+                        self.assertEqual(rc, 1, out + err)
+                        self.assertFalse([f for f in os.listdir(sweep) if f.startswith("toy_")])
+                        errs.append(err.strip().splitlines()[-1])
+                self.assertIn("toy_atr_hidden: its trial slot", errs[0])
+                self.assertEqual(errs[0], errs[1])
+            rc, out, err = tune_main("import", path, "--sweep", os.path.join(tmp, "none"), "--bin", bin_dir,
+                                     "--from", committed, "--replay", "--jobs", "0")
+            self.assertEqual((rc, err.strip()), (2, "tune: error: --jobs is a number of replays at once, >= 1"))
+
     def test_same_results_compares_outputs_byte_for_byte(self):
         with scratch() as tmp:
             was, now = os.path.join(tmp, "was"), os.path.join(tmp, "now")

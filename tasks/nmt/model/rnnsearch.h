@@ -87,7 +87,6 @@ class RnnSearch {
   Var embed_target(Graph& g, const Ids& ids, Rng& rng) const;
 
   const NmtModelConfig& config() const { return cfg_; }
-  const Cell& decoder_cell(int which) const { return which == 1 ? *dec1_ : *dec2_; }
   Index src_vocab() const { return src_emb_.vocab_size(); }
   Index tgt_vocab() const { return tgt_emb_.vocab_size(); }
   int hidden() const { return cfg_.cell.hidden; }
