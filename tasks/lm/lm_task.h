@@ -5,6 +5,7 @@
 
 #include "lm_data.h"
 #include "lm_model.h"
+#include "lm_perplexity.h"
 #include "lm_score.h"
 #include "train/cli.h"
 #include "train/dist.h"
@@ -50,19 +51,5 @@ class LmTask : public TaskDefaults, public TaskOnParts<LmParts> {
   std::vector<double> dev_nll_, test_nll_;   // per stream position, of the last evaluate(): logprobs/ in finish()
   Index col0_ = 0, col1_ = 0;   // this rank's streams [col0_, col1_) of the batch; all of them by default
 };
-
-// Perplexity of a token stream with the state carried across windows (inference mode).
-struct PplResult {
-  double nll = 0;     // summed negative log-likelihood (nats)
-  double tokens = 0;
-  double ppl() const { return std::exp(nll / tokens); }
-};
-// position_nll: when given, the sum comes from model.token_nll in double, and (*position_nll)[i] is -log p of
-// stream[i] (NaN where the batch layout predicts nothing: the first token of each column and the tail).
-PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, int bptt,
-                            std::vector<double>* position_nll = nullptr);
-// One "logprob<TAB>tokens" line per sentence (a line of the split, ended by its <eos>): the sentence's summed
-// log-probability (natural log, %.17g) over the positions that were scored, and how many were.
-std::string sentence_logprob_lines(const Ids& stream, const std::vector<double>& position_nll, std::int32_t eos);
 
 }  // namespace twin::lm

@@ -12,11 +12,9 @@
 #include "train/checkpoint.h"
 #include "train/cli.h"
 #include "base/json_reader.h"
-#include "train/snapshots.h"
 
 namespace twin::nmt {
 
-namespace fs = std::filesystem;
 
 std::unique_ptr<LoadedModel> load_model(const std::string& run_or_file) {
   auto m = std::make_unique<LoadedModel>(LoadedModel::load(run_or_file));
@@ -74,15 +72,6 @@ CommandSpec translate_command() {
                {"--attention", "FILE", "the best translation's attention weights per sentence, as JSON"},
                {"--scores", "FILE.json", "--split's scores as JSON"}};
   c.summary = "decode stdin, a file or a prepared split (scored with BLEU)";
-  return c;
-}
-
-CommandSpec average_command() {
-  CommandSpec c("nmt average", "<run>", "run folder");
-  c.operand_doc = "a run folder with snapshots/ (train.keep_snapshots)";
-  c.options = {{"--last", "K", "the last K snapshots (default: all)"},
-               {"--out", "FILE", "the averaged parameters (default: <run>/model.avg.bin)"}};
-  c.summary = "mean of the last K snapshots -> <run>/model.avg.bin";
   return c;
 }
 
@@ -171,26 +160,6 @@ int translate_main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", scores.dump().c_str());
     if (!scores_path.empty()) write_text_atomic(scores_path, scores.dump(2) + "\n");
   }
-  return 0;
-}
-
-int average_main(int argc, char** argv) {
-  const std::optional<ParsedArgs> p = parse_args_or_help(average_command(), argc, argv);
-  if (!p) return 0;
-  const std::string run = p->operands.front();
-  std::string out = p->text("--out");
-  const int last = int_flag(*p, "--last", 0);
-  std::vector<std::string> snaps = list_snapshots(run);
-  TW_CHECK(!snaps.empty(), run, " has no snapshots/model.step*.bin (HINT: train with train.keep_snapshots = K)");
-  if (last > 0 && static_cast<size_t>(last) < snaps.size()) snaps.erase(snaps.begin(), snaps.end() - last);
-  if (out.empty()) out = (fs::path(run) / "model.avg.bin").string();
-  auto m = load_model(snaps.back());   // architecture and config from the newest snapshot
-  average_params(snaps, *m->store);
-  const nlohmann::json header = read_checkpoint_header(snaps.back());
-  nlohmann::json cfg = header.value("config", nlohmann::json::object());
-  save_params(out, *m->store, cfg);
-  std::fprintf(stderr, "nmt average: %zu snapshots -> %s\n", snaps.size(), out.c_str());
-  for (const auto& s : snaps) std::fprintf(stderr, "  %s\n", s.c_str());
   return 0;
 }
 

@@ -7,20 +7,13 @@
 
 #include "corpus/nmt_data.h"
 #include "decode/beam_search.h"
+#include "decode/decode_config.h"
 #include "decode/translator.h"
 #include "model/rnnsearch.h"
 #include "train/cli.h"
 #include "train/example_task.h"
 
 namespace twin::nmt {
-
-struct DecodeConfig {
-  SearchConfig search;                 // beam 10, length-normalised (the paper), for test splits
-  int dev_beam = 1;                    // dev BLEU during training: greedy is 10x cheaper and ranks the same
-};
-const ConfigTable<DecodeConfig>& decode_table();
-DecodeConfig parse_decode(JsonReader& r);
-nlohmann::json to_json(const DecodeConfig& c);
 
 // Subword models of a data config (one joint model serves both sides).
 struct SubwordPair {
