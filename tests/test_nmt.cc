@@ -111,8 +111,8 @@ TEST(NmtDecode, BatchedEqualsOneSentenceAtATimeAndBeamOneEqualsGreedy) {
   const auto lines = test_sources(s);
   SearchConfig sc = model->decode.search;
   sc.beam = 4;
-  const auto batched = translate_corpus({model->net.get()}, *model->subwords.src, *model->subwords.tgt, lines, sc, 50);
-  const auto single = translate_corpus({model->net.get()}, *model->subwords.src, *model->subwords.tgt, lines, sc, 1);
+  const auto batched = translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, sc, 50);
+  const auto single = translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, sc, 1);
   ASSERT_EQ(batched.size(), lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     EXPECT_EQ(batched[i].text, single[i].text) << "line " << i;
@@ -121,17 +121,17 @@ TEST(NmtDecode, BatchedEqualsOneSentenceAtATimeAndBeamOneEqualsGreedy) {
   // Beam 1 through beam_search (nbest 1 takes the greedy path in translate_corpus) equals greedy decoding.
   SearchConfig b1 = sc;
   b1.beam = 1;
-  const auto greedy = translate_corpus({model->net.get()}, *model->subwords.src, *model->subwords.tgt, lines, b1, 50);
+  const auto greedy = translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, b1, 50);
   auto scorer_lines = std::vector<std::string>(lines.begin(), lines.begin() + 10);
   std::vector<Ids> ids;
   for (const auto& l : scorer_lines) {
-    ids.push_back(model->subwords.src->encode(l));
+    ids.push_back(model->vocab.src->encode(l));
     ids.back().push_back(kEos);
   }
-  NmtScorer scorer(*model->net, ids);
+  NmtScorer scorer(*model->model, ids);
   const auto beam1 = beam_search(scorer, b1);
   for (size_t i = 0; i < scorer_lines.size(); ++i)
-    EXPECT_EQ(model->subwords.tgt->decode(beam1[i][0].tokens), greedy[i].text) << "line " << i;
+    EXPECT_EQ(model->vocab.tgt->decode(beam1[i][0].tokens), greedy[i].text) << "line " << i;
 }
 
 TEST(NmtDecode, EnsembleOfTheSameModelTwiceEqualsTheModel) {
@@ -139,8 +139,8 @@ TEST(NmtDecode, EnsembleOfTheSameModelTwiceEqualsTheModel) {
   auto a = load_model(s.run), b = load_model(s.run);
   const auto lines = test_sources(s);
   SearchConfig sc = a->decode.search;
-  const auto one = translate_corpus({a->net.get()}, *a->subwords.src, *a->subwords.tgt, lines, sc, 50);
-  const auto two = translate_corpus({a->net.get(), b->net.get()}, *a->subwords.src, *a->subwords.tgt, lines, sc, 50);
+  const auto one = translate_corpus({a->model.get()}, *a->vocab.src, *a->vocab.tgt, lines, sc, 50);
+  const auto two = translate_corpus({a->model.get(), b->model.get()}, *a->vocab.src, *a->vocab.tgt, lines, sc, 50);
   for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(one[i].text, two[i].text) << "line " << i;
 }
 
@@ -164,9 +164,9 @@ TEST(NmtAverage, AveragingSnapshotsGivesTheMeanOfTheirParameters) {
 TEST(NmtGates, DecoderGateStatisticsAndTheirUnrolledContributions) {
   const SmokeRun& s = smoke_run();
   auto m = load_model(s.run);
-  Parallel test = read_parallel(s.data + "/test.tok.src", s.data + "/test.tok.tgt", *m->subwords.src,
-                                *m->subwords.tgt, m->data, false, nullptr);
-  const nlohmann::json j = decoder_gate_statistics(*m->net, test, *m->subwords.tgt, 3, 7);
+  Parallel test = read_parallel(s.data + "/test.tok.src", s.data + "/test.tok.tgt", *m->vocab.src,
+                                *m->vocab.tgt, m->data, false, nullptr);
+  const nlohmann::json j = decoder_gate_statistics(*m->model, test, *m->vocab.tgt, 3, 7);
   ASSERT_TRUE(j.contains("cell1") && j.contains("cell2") && j.contains("dependencies")) << j.dump().substr(0, 300);
   EXPECT_EQ(j["cell1"]["pair"], nlohmann::json({"i", "f"}));
   const double r = j["cell1"]["pearson_r_units"].get<double>();
@@ -241,7 +241,7 @@ TEST(NmtCli, BadInputGivesClearErrors) {
   EXPECT_TRUE(contains(run({"translate"}), "no model given"));
   EXPECT_TRUE(contains(run({"translate", "/nonexistent/run"}), "no model at /nonexistent/run"));
   EXPECT_TRUE(contains(run({"translate", s.run, "--beam", "0"}), "--beam expects an integer in [1, 10000], got '0'"));
-  EXPECT_TRUE(contains(run({"translate", s.run, "--frobnicate"}), "unknown flag '--frobnicate'"));
+  EXPECT_TRUE(contains(run({"translate", s.run, "--frobnicate"}), "unknown option '--frobnicate'"));
   EXPECT_TRUE(contains(run({"translate", s.run, "--split", "val", "--input", "x"}), "not both"));
   // A model whose subword model has a different vocabulary than its embeddings.
   TempDir other("otherbpe");
@@ -250,7 +250,7 @@ TEST(NmtCli, BadInputGivesClearErrors) {
   auto model = load_model(s.run);
   Subword w(other.str() + "/m.model");
   const std::string e = error_of([&] {
-    translate_corpus({model->net.get()}, w, w, {"a0"}, model->decode.search, 1);
+    translate_corpus({model->model.get()}, w, w, {"a0"}, model->decode.search, 1);
   });
   EXPECT_TRUE(contains(e, "use the subword model the run was trained with")) << e;
   EXPECT_TRUE(contains(error_of([] { Subword("/nonexistent/bpe.model"); }), "subword model /nonexistent/bpe.model not found"));

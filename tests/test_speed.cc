@@ -417,7 +417,7 @@ TEST(Speed, NmtBenchRunsOnAShapedCorpusAndWritesItsReport) {
 
 TEST(Speed, NmtBenchBadFlagsGiveClearErrors) {
   EXPECT_PRED2(contains, error_of([] { run_nmt_bench({}); }), "no experiment file given; usage: speed nmt");
-  EXPECT_PRED2(contains, error_of([] { run_nmt_bench({"x.json", "--frobnicate"}); }), "unknown flag '--frobnicate'");
+  EXPECT_PRED2(contains, error_of([] { run_nmt_bench({"x.json", "--frobnicate"}); }), "unknown option '--frobnicate'");
   EXPECT_PRED2(contains, error_of([] { run_nmt_bench({"x.json", "--steps", "0"}); }), "--steps");
   EXPECT_PRED2(contains, error_of([] { run_nmt_bench({"x.json", "--out"}); }), "--out needs a value");
 }

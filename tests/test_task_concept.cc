@@ -3,6 +3,8 @@
 // misspelt optional hook was silently ignored by an `if constexpr (requires ...)` probe).
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 #include "classify_task.h"
 #include "cws_task.h"
 #include "lm_task.h"
@@ -20,6 +22,26 @@ static_assert(Task<lm::LmTask>);
 static_assert(Task<ner::NerTask>);
 static_assert(Task<nmt::NmtTask>);
 static_assert(Task<snli::SnliTask>);
+
+// Every task's model parts (train/trained_run.h): the one description training and prediction build it from.
+static_assert(RunParts<classify::ClassifyParts>);
+static_assert(RunParts<cws::CwsParts>);
+static_assert(RunParts<lm::LmParts>);
+static_assert(RunParts<ner::NerParts>);
+static_assert(RunParts<nmt::NmtParts>);
+static_assert(RunParts<snli::SnliParts>);
+
+// A part misspelt is refused, not skipped: here load_vocabs.
+struct MisspeltLoadVocabs
+    : RunPartsOf<cws::CwsVocab, cws::CwsModel, cws::parse_cws_data, cws::parse_cws_model, cws::cws_data_table,
+                 cws::cws_model_table> {
+  static constexpr RunKind kRun{"probe", "bigrams"};
+  static std::unique_ptr<Model> make(const ModelConfig&, const Data&, const Vocabs&, ParamStore&);
+  static void save_vocabs(const Vocabs&, const Data&, const std::string&);
+  static Vocabs load_vocab(Data&, const std::string&);
+};
+static_assert(!RunParts<MisspeltLoadVocabs>);
+static_assert(std::is_same_v<MisspeltLoadVocabs::Data, cws::CwsDataConfig>);   // from the parser's return type
 
 // The smallest complete task: the trainer's hooks only (TaskDefaults gives the rest).
 struct Minimal : TaskDefaults {
@@ -81,7 +103,7 @@ TEST(TaskConcept, DefaultsAreTheEmptyHooks) {
   EXPECT_STREQ(t.progress_loss_name(), "loss");
   EXPECT_TRUE(Minimal::flags().empty());
   EXPECT_TRUE(Minimal::unread_train_keys().empty());
-  EXPECT_EQ(Minimal::help_modes(), "");
+  EXPECT_TRUE(Minimal::modes().empty());
 }
 
 TEST(TaskConcept, SectionKeysHaveTheirHeadingRows) {

@@ -12,40 +12,44 @@
 
 namespace twin {
 
-std::string cli_usage(const std::string& prog, const std::vector<std::string>& task_flags) {
-  std::string u = "usage: " + prog +
-                  " <experiment.json> [--set key=value ...] [--resume] [--eval-only] [--print-config] [--threads N] [--seed N | --seeds N,N,...]";
-  for (const auto& f : task_flags) u += " [" + f + " N]";
-  return u;
+CommandSpec train_command(const std::string& prog, const std::vector<OptionSpec>& task_flags) {
+  CommandSpec c(prog, "<experiment.json>", "experiment file");
+  c.about =
+      "Trains the experiment (one JSON file) into its run folder (out_dir, default runs/<name>), then evaluates\n"
+      "the best dev model on dev and test and writes summary.json beside the outputs its metrics come from.\n";
+  using O = OptionSpec;
+  c.options = {
+      set_option(),
+      {"--resume", "", "continue the run in out_dir from its checkpoint, with the settings stored in its\n"
+                       "config.resolved.json; only train.max_epochs, train.max_steps, train.max_minutes,\n"
+                       "threads, train.optim.lr and train.optim.clip_norm may change", O::kSwitch},
+      {"--eval-only", "", "evaluate the run's best model (model.best.bin) into eval.json", O::kSwitch},
+      {"--print-config", "", "print the resolved experiment (every key, defaults filled in, as\n"
+                             "config.resolved.json would hold it) and exit; reads and checks the data like a\n"
+                             "run, writes nothing", O::kSwitch},
+      {"--print-params", "", "print the model's parameter table as JSON (name, rows, cols, count; total) and\n"
+                             "exit; reads the data like a run, writes nothing", O::kSwitch, "-"},
+      {"--threads", "N", "threads for this invocation (default: the experiment's \"threads\")"},
+      {"--seed", "N", "run with seed N in <out_dir>_s<N>", O::kValue, "[--seed N | --seeds N,N,...]"},
+      {"--seeds", "N,N,...", "one run per seed, one after another (<out_dir>_s<N> each)", O::kValue, "-"}};
+  c.options.insert(c.options.end(), task_flags.begin(), task_flags.end());
+  c.options.push_back({"--version", "", "version, git revision and matrix-product backends", O::kStop, "-"});
+  c.options.push_back({"--print-keys", "", "every experiment key this task reads (type, default, range, meaning)\nas JSON",
+                       O::kStop, "-"});
+  c.notes =
+      "Experiment keys: experiments/KEYS.md (every key, its type, default and range, and the tasks that read it);\n"
+      "a key the task does not read is an error. config.resolved.json in a run folder lists every key with the\n"
+      "value used (defaults included). Exit codes: 0 done, 2 bad input (one line naming the file or key),\n"
+      "3 non-finite loss (checkpoint kept), 130 stopped by a signal (resume with --resume).\n";
+  return c;
 }
 
-std::string cli_help(const std::string& prog, const std::vector<std::string>& task_flags, const std::string& extra) {
-  std::string h = cli_usage(prog, task_flags) + "\n\n";
-  h += "Trains the experiment (one JSON file) into its run folder (out_dir, default runs/<name>), then evaluates the best\n"
-       "dev model on dev and test and writes summary.json beside the outputs its metrics come from.\n\n"
-       "Options:\n"
-       "  --set key.path=value  override any experiment key (JSON value: 1, true, \"text\", [1,2], {...})\n"
-       "  --resume              continue the run in out_dir from its checkpoint, with the settings stored in its\n"
-       "                        config.resolved.json; only train.max_epochs, train.max_steps, train.max_minutes,\n"
-       "                        threads, train.optim.lr and train.optim.clip_norm may change\n"
-       "  --eval-only           evaluate the run's best model (model.best.bin) into eval.json\n"
-       "  --print-config        print the resolved experiment (every key, defaults filled in, as config.resolved.json\n"
-       "                        would hold it) and exit; reads and checks the data like a run, writes nothing\n"
-       "  --print-params        print the model's parameter table as JSON (name, rows, cols, count; total) and exit;\n"
-       "                        reads the data like a run, writes nothing\n"
-       "  --threads N           threads for this invocation (default: the experiment's \"threads\")\n"
-       "  --seed N              run with seed N in <out_dir>_s<N>\n"
-       "  --seeds N,N,...       one run per seed, one after another (<out_dir>_s<N> each)\n";
-  for (const auto& f : task_flags) h += "  " + f + " N" + std::string(f.size() < 18 ? 18 - f.size() : 1, ' ') + "(this task's own flag; see README)\n";
-  h += "  --help, -h            this text\n"
-       "  --version             version, git revision and matrix-product backends\n"
-       "  --print-keys          every experiment key this task reads (type, default, range, meaning) as JSON\n";
-  if (!extra.empty()) h += "\n" + extra;
-  h += "\nExperiment keys: experiments/KEYS.md (every key, its type, default and range, and the tasks that read it);\n"
-       "a key the task does not read is an error. config.resolved.json in a run\n"
-       "folder lists every key with the value used (defaults included). Exit codes: 0 done, 2 bad input (one line\n"
-       "naming the file or key), 3 non-finite loss (checkpoint kept), 130 stopped by a signal (resume with --resume).\n";
-  return h;
+std::string cli_help(const std::string& prog, const std::vector<OptionSpec>& task_flags,
+                     const std::vector<CommandMode>& modes) {
+  CommandSpec c = train_command(prog, task_flags);
+  const std::string listed = modes_text(modes);
+  if (!listed.empty()) c.notes = listed + "\n" + c.notes;
+  return help_text(c);
 }
 
 std::string keys_json(const std::vector<KeyDoc>& docs) {
@@ -64,16 +68,6 @@ std::string version_text(const std::string& prog) {
   const char* mpi = dist::built_with_mpi() ? ", MPI data-parallel training" : "";
   return prog + " (twinrnn " + TW_VERSION + ", git " + TW_GIT_REVISION + "), matrix products: " + gemm + mpi +
          ", " + (sizeof(Real) == 4 ? "float32" : "float64") + "\n";
-}
-
-long parse_int_flag(const std::string& flag, const std::string& value, long lo, long hi, const std::string& what) {
-  char* end = nullptr;
-  errno = 0;
-  const long n = std::strtol(value.c_str(), &end, 10);
-  // strtol skips leading blanks and stops at the first non-digit; the value must be the number and nothing else.
-  const bool whole = !value.empty() && !std::isspace(static_cast<unsigned char>(value[0])) && *end == 0 && errno == 0;
-  TW_CHECK(whole && n >= lo && n <= hi, flag, " expects ", what, " in [", lo, ", ", hi, "], got '", value, "'");
-  return n;
 }
 
 // "1234,1,2" for --seeds (at least one, no repeats), one number for --seed; each in [0, 2^53] so that it
@@ -194,61 +188,32 @@ void apply_seed(RunConfig& run, std::uint64_t seed) {
   run.out_dir += "_s" + std::to_string(seed);
 }
 
-CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vector<std::string>& task_flags) {
+CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vector<OptionSpec>& task_flags) {
+  const CommandSpec spec = train_command(prog, task_flags);
+  const ParsedArgs p = parse_args(spec, argc, argv);
   CliArgs a;
-  for (int i = 0; i < argc; ++i) a.command_line += (i ? " " : "") + std::string(argv[i]);
-  const std::string usage = cli_usage(prog, task_flags);
-  auto value = [&](int& i, const std::string& flag) -> std::string {
-    TW_CHECK(i + 1 < argc, flag, " needs a value; ", usage);
-    return argv[++i];
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    if (s == "--help" || s == "-h") {
-      a.help = true;
-      return a;   // whatever else was given: the help is what was asked for
-    }
-    if (s == "--version") {
-      a.version = true;
-      return a;
-    }
-    if (s == "--print-keys") {
-      a.print_keys = true;
-      return a;
-    }
-    if (s == "--set") {
-      const std::string kv = value(i, s);
-      TW_CHECK(kv.find('=') != std::string::npos, "--set expects key=value, got '", kv, "'");
-      a.overrides.push_back(kv);
-    } else if (s.rfind("--set=", 0) == 0) {
-      a.overrides.push_back(s.substr(6));
-    } else if (s == "--resume") {
-      a.resume = true;
-    } else if (s == "--eval-only") {
-      a.eval_only = true;
-    } else if (s == "--print-config") {
-      a.print_config = true;
-    } else if (s == "--print-params") {
-      a.print_params = true;
-    } else if (s == "--threads") {
-      a.threads = static_cast<int>(parse_int_flag(s, value(i, s), 1, 256, "a number"));
-    } else if (s == "--seed" || s == "--seeds") {
-      TW_CHECK(a.seeds.empty(), "--seed / --seeds given twice; ", usage);
-      a.seeds = parse_seed_list(s, value(i, s), s == "--seeds");
-    } else if (std::find(task_flags.begin(), task_flags.end(), s) != task_flags.end()) {
-      a.task_flags[s] = value(i, s);
-    } else if (s.rfind("--", 0) == 0) {
-      std::vector<std::string> known = {"--set", "--resume", "--eval-only", "--print-config", "--print-params", "--threads",
-                                        "--seed", "--seeds", "--help", "--version", "--print-keys"};
-      known.insert(known.end(), task_flags.begin(), task_flags.end());
-      const std::string guess = closest_name(s, known);
-      TW_FAIL("unknown option '", s, "'", guess.empty() ? "" : " (did you mean '" + guess + "'?)", "; ", usage);
-    } else {
-      TW_CHECK(a.config.empty(), "more than one experiment file given ('", a.config, "' and '", s, "'); ", usage);
-      a.config = s;
-    }
+  a.command_line = p.command_line;
+  a.help = p.stop == "--help";
+  a.version = p.stop == "--version";
+  a.print_keys = p.stop == "--print-keys";
+  if (!p.stop.empty()) return a;
+  a.config = p.operands.front();
+  for (const std::string& kv : p.texts("--set")) {
+    TW_CHECK(kv.find('=') != std::string::npos, "--set expects key=value, got '", kv, "'");
+    a.overrides.push_back(kv);
   }
-  TW_CHECK(!a.config.empty(), "no experiment file given; ", usage);
+  a.resume = p.given("--resume");
+  a.eval_only = p.given("--eval-only");
+  a.print_config = p.given("--print-config");
+  a.print_params = p.given("--print-params");
+  a.threads = static_cast<int>(p.integer("--threads", 1, 256, 0, "a number"));
+  for (const char* flag : {"--seed", "--seeds"}) {
+    if (!p.given(flag)) continue;
+    TW_CHECK(a.seeds.empty() && p.texts(flag).size() == 1, "--seed / --seeds given twice; ", usage_line(spec));
+    a.seeds = parse_seed_list(flag, p.text(flag), std::string(flag) == "--seeds");
+  }
+  for (const OptionSpec& f : task_flags)
+    if (p.given(f.name)) a.task_flags[f.name] = p.text(f.name);
   TW_CHECK(!(a.resume && a.eval_only), "--resume and --eval-only exclude each other");
   TW_CHECK(!(a.print_params && (a.resume || a.eval_only || a.print_config)),
            "--print-params prints the parameter table of a fresh build of the model and exits; it takes none of ",

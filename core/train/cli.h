@@ -18,6 +18,7 @@
 #include "base/gemm.h"
 #include "base/memory_use.h"
 #include "base/threads.h"
+#include "train/args.h"
 #include "train/checkpoint.h"
 #include "train/dist.h"
 #include "train/exit_codes.h"
@@ -44,19 +45,16 @@ struct CliArgs {
   std::string command_line;
 };
 
-// task_flags: the extra flags the task accepts (each takes one value). Throws Error with usage on misuse.
-CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vector<std::string>& task_flags);
-std::string cli_usage(const std::string& prog, const std::vector<std::string>& task_flags);
-// --help: the usage line, every option, the task's own modes (`extra`, e.g. nmt's translate/average/bench) and
-// where the experiment keys are documented.
-std::string cli_help(const std::string& prog, const std::vector<std::string>& task_flags, const std::string& extra = "");
+// The training command line (train/args.h), with the task's own flags (each takes one value) among its options.
+CommandSpec train_command(const std::string& prog, const std::vector<OptionSpec>& task_flags);
+// Throws Error ending in the usage line on misuse.
+CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vector<OptionSpec>& task_flags);
+// --help: the usage line, every option, the task's other modes (`nmt translate`, `cws segment`, ...) and where
+// the experiment keys are documented.
+std::string cli_help(const std::string& prog, const std::vector<OptionSpec>& task_flags,
+                     const std::vector<CommandMode>& modes);
 // --version: "<prog> (twinrnn X.Y.Z, git <rev>), GEMM: ..." with the product backends this build routes to.
 std::string version_text(const std::string& prog);
-// One integer command-line value, the whole of it (std::stoi takes "5x" as 5 and throws its own exception on
-// "abc"), in [lo, hi]; otherwise an Error "<flag> expects <what> in [lo, hi], got '<value>'". Every binary's
-// integer flags go through it, so they accept and refuse the same things with the same words.
-long parse_int_flag(const std::string& flag, const std::string& value, long lo, long hi,
-                    const std::string& what = "an integer");
 // The keys a --resume may change (the run's budget and its thread count); every change is kept in command.txt.
 const std::vector<std::string>& resume_budget_keys();
 // --resume continues a run from the settings it was started with: the experiment is rebuilt from the run's
@@ -83,17 +81,18 @@ bool summary_covers(const std::string& path, long step);
 
 // A task binary's task: the trainer's hooks (train/task.h's TrainerTask) and
 //   TaskT(JsonReader& root, const RunConfig&, const TrainConfig&, const CliArgs&)   consumes its own sections
-//   static flags(), keys(), help_modes(), unread_train_keys()     its flags, --print-keys rows, --help modes and
-//                                                                 the train.* keys it does not read (TaskDefaults)
+//   static flags(), keys(), modes(), unread_train_keys()          its flags, --print-keys rows, its other modes
+//                                                                 (`cws segment`, ...) and the train.* keys it does
+//                                                                 not read (TaskDefaults)
 //   nlohmann::json resolved() const                               its typed sections, for config.resolved.json
 //   void finish(const std::string& run_dir, nlohmann::json& summary)   outputs after the final evaluation
 template <class T>
 concept Task = TrainerTask<T> && std::constructible_from<T, JsonReader&, const RunConfig&, const TrainConfig&,
                                                          const CliArgs&> &&
                requires(T& t, const T& c, nlohmann::json& summary) {
-                 { T::flags() } -> std::same_as<std::vector<std::string>>;
+                 { T::flags() } -> std::same_as<std::vector<OptionSpec>>;
                  { T::keys() } -> std::same_as<std::vector<KeyDoc>>;
-                 { T::help_modes() } -> std::convertible_to<std::string>;
+                 { T::modes() } -> std::same_as<std::vector<CommandMode>>;
                  { T::unread_train_keys() } -> std::same_as<UnreadKeys>;
                  { c.resolved() } -> std::same_as<nlohmann::json>;
                  t.finish(std::string{}, summary);
@@ -245,8 +244,10 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
 }
 }  // namespace detail
 
+// A task binary's main: the mode argv[1] names (TaskT::modes()), else training.
 template <Task TaskT>
 int run_main(int argc, char** argv, const char* prog) {
+  if (const std::optional<int> rc = run_named_mode(prog, TaskT::modes(), argc, argv)) return *rc;
   dist::init(&argc, &argv);
   const bool lead = dist::is_root();   // rank 0 (or the only process)
   return run_with_exit_codes(prog, [&] {
@@ -259,8 +260,9 @@ int run_main(int argc, char** argv, const char* prog) {
       return 0;
     }
     if (args.help || args.version) {
-      const std::string extra = TaskT::help_modes();
-      if (lead) std::printf("%s", args.help ? cli_help(prog, TaskT::flags(), extra).c_str() : version_text(prog).c_str());
+      if (lead)
+        std::printf("%s",
+                    args.help ? cli_help(prog, TaskT::flags(), TaskT::modes()).c_str() : version_text(prog).c_str());
       dist::finalize();
       return 0;
     }

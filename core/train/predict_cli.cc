@@ -13,49 +13,33 @@ namespace twin {
 
 namespace fs = std::filesystem;
 
-namespace {
-const char* kSynopsis = " <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n";
-}  // namespace
-
-std::string usage_text(const PredictMode& m) {
-  return std::string("usage: ") + m.name + kSynopsis +
-         "  <run>   a trained run folder (model.best.bin, config.resolved.json)\n"
-         "  input   " + m.in + " (--input FILE, else stdin)\n"
-         "  output  " + m.out + " (--output FILE, else stdout)\n";
+CommandSpec predict_command(const PredictMode& m) {
+  CommandSpec c(m.name, "<run>", "run folder");
+  c.operand_doc = "a trained run folder (model.best.bin, config.resolved.json)";
+  c.options = {{"--input", "FILE", std::string(m.in) + " (default: stdin)"},
+               {"--output", "FILE", std::string(m.out) + " (default: stdout)"},
+               {"--batch", "N", "examples per batch (default: the mode's own; the labelling modes use the run's\n"
+                                "data.eval_batch_size, as its evaluation did)"},
+               {"--threads", "N", "threads (default 1)"}};
+  c.summary = std::string("in: ") + m.in + "\nout: " + m.out;
+  return c;
 }
 
-std::string modes_text(const PredictMode& m) {
-  return std::string("Modes:\n  ") + m.name + kSynopsis + "      in: " + m.in + "\n      out: " + m.out + "\n";
+CommandMode as_mode(const PredictMode& m) {
+  const std::string name = m.name;
+  return {name.substr(name.find(' ') + 1), predict_command(m), m.main};
 }
 
-std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const std::string& usage) {
-  PredictArgs p;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      TW_CHECK(i + 1 < argc, a, " needs a value\n", usage);
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", usage.c_str());
-      return std::nullopt;
-    } else if (a == "--input") {
-      p.input = value();
-    } else if (a == "--output") {
-      p.output = value();
-    } else if (a == "--batch") {
-      p.batch = static_cast<int>(parse_int_flag(a, value(), 1, 100000, "a number of sentences"));
-    } else if (a == "--threads") {
-      p.threads = static_cast<int>(parse_int_flag(a, value(), 1, 256, "a number"));
-    } else if (a.rfind("--", 0) == 0) {
-      TW_FAIL("unknown option '", a, "'\n", usage);
-    } else {
-      TW_CHECK(p.run.empty(), "more than one run folder given ('", p.run, "' and '", a, "')\n", usage);
-      p.run = a;
-    }
-  }
-  TW_CHECK(!p.run.empty(), "no run folder given\n", usage);
-  return p;
+std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const PredictMode& m) {
+  const std::optional<ParsedArgs> p = parse_args_or_help(predict_command(m), argc, argv);
+  if (!p) return std::nullopt;
+  PredictArgs a;
+  a.run = p->operands.front();
+  a.input = p->text("--input");
+  a.output = p->text("--output");
+  a.batch = static_cast<int>(p->integer("--batch", 1, 100000, 0, "a number of sentences"));
+  a.threads = static_cast<int>(p->integer("--threads", 1, 256, 1, "a number"));
+  return a;
 }
 
 nlohmann::json load_run_config(const std::string& run_dir, const std::string& task, const std::string& marker,

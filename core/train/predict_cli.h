@@ -14,21 +14,21 @@
 #include "data/batch.h"
 #include "eval/labels.h"
 #include "graph/graph.h"
+#include "train/args.h"
 
 namespace twin {
 
-// A prediction mode, described once: its --help and its errors end in usage_text(), its task's --help lists
-// modes_text() (TaskDefaults::help_modes), so the two cannot drift apart.
+// A prediction mode, described once: its command line (predict_command: its usage, errors and --help) and its
+// entry in its task's --help and dispatch (as_mode, listed by the task's modes()) come from this, so they cannot
+// drift apart.
 struct PredictMode {
-  const char* name;   // "<task> <mode>", e.g. "snli predict"
-  const char* in;     // what one input line holds
-  const char* out;    // what the output holds
+  const char* name;                    // "<task> <mode>", e.g. "snli predict"
+  const char* in;                      // what one input line holds
+  const char* out;                     // what the output holds
+  int (*main)(int argc, char** argv);  // argv[0] is the mode's word
 };
-// "usage: <name> <run> [--input FILE] [--output FILE] [--batch N] [--threads N]\n" and a line each for <run>,
-// the input and the output.
-std::string usage_text(const PredictMode& m);
-// "Modes:\n" and the mode's synopsis with its input and output, for a task's --help.
-std::string modes_text(const PredictMode& m);
+CommandSpec predict_command(const PredictMode& m);
+CommandMode as_mode(const PredictMode& m);   // the word after the task's name selects it
 
 struct PredictArgs {
   std::string run, input, output;   // input/output "": stdin/stdout
@@ -36,8 +36,9 @@ struct PredictArgs {
   int threads = 1;
 };
 
-// argv[0] is the mode. --help prints `usage` and gives nothing (exit 0); misuse is an Error ending in `usage`.
-std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const std::string& usage);
+// argv[0] is the mode. --help prints the mode's help and gives nothing (exit 0); misuse is an Error ending in its
+// usage line.
+std::optional<PredictArgs> parse_predict_args(int argc, char** argv, const PredictMode& m);
 // The run's resolved config, after checking that the folder, config.resolved.json and model.best.bin exist and
 // that the config has data.<marker> and, when given, model.<model_marker> (so a run of another task is refused
 // naming what is missing; snli and classify share every data key but classify's num_labels, so snli also names
@@ -56,13 +57,13 @@ struct ModeOutput {
 // "<mode>: <n> <noun>, to stdout" (or ", <output file>"), the usual closing line.
 std::string done_line(const char* mode, std::size_t n, const char* noun, const PredictArgs& a);
 
-// The main of every prediction mode: parses the mode's arguments (--help: `usage`, exit 0), sets the thread
+// The main of every prediction mode: parses the mode's arguments (--help: its help, exit 0), sets the thread
 // count, opens the trained run (Loaded::load(run folder)), reads the input lines (UTF-8 checked), lets
 // run(loaded, lines, args) make the output, writes it and prints the closing line. One body, so the modes
 // cannot drift apart in how they read, write and fail.
 template <class Loaded, class Run>
-int lines_mode_main(int argc, char** argv, const std::string& usage, Run run) {
-  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, usage);
+int lines_mode_main(int argc, char** argv, const PredictMode& mode, Run run) {
+  const std::optional<PredictArgs> a = parse_predict_args(argc, argv, mode);
   if (!a) return 0;
   set_num_threads(a->threads);
   const Loaded loaded = Loaded::load(a->run);
@@ -96,7 +97,7 @@ std::vector<LabelProbability> label_examples(const std::vector<Example>& example
 template <class Predictor, class Read, class Name>
 int label_lines_main(int argc, char** argv, const PredictMode& mode, const char* noun, Read read, Name name) {
   return lines_mode_main<Predictor>(
-      argc, argv, usage_text(mode), [&](const Predictor& pred, const std::vector<std::string>& lines, const PredictArgs& a) {
+      argc, argv, mode, [&](const Predictor& pred, const std::vector<std::string>& lines, const PredictArgs& a) {
         const auto examples = read(pred, lines, input_name(a));
         const std::vector<LabelProbability> out =
             pred.predict(examples, pred.data.eval_options(a.batch));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/config_table.h"
+#include "train/args.h"
 #include "graph/graph.h"
 #include "train/dist.h"
 
@@ -75,8 +76,8 @@ concept TrainerTask = requires(T& t, const T& c, Graph& g, Rng& rng, const dist:
 // so each task says what it does with one (train/id_batched_task.h does it for example-list tasks).
 class TaskDefaults {
  public:
-  static std::vector<std::string> flags() { return {}; }          // the task's own command-line flags
-  static std::string help_modes() { return ""; }                   // --help's lines for its other modes
+  static std::vector<OptionSpec> flags() { return {}; }            // the task's own command-line flags
+  static std::vector<CommandMode> modes() { return {}; }                  // its other modes (`cws segment <run>`, ...)
   static UnreadKeys unread_train_keys() { return {}; }              // train.* keys it does not read, and why
   nlohmann::json log_extras() { return nlohmann::json::object(); }
   // "loss" or "nll" (a cross-entropy: the progress line shows its perplexity too), or e.g. "hinge" (no perplexity).

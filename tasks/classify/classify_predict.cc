@@ -13,28 +13,28 @@
 
 namespace twin::classify {
 
-Predictor Predictor::load(const std::string& run_dir) {
-  Predictor p;
-  read_run_sections(p, run_dir, "classify", "num_labels", parse_classify_data, parse_classify_model);
-  const std::string cfg_path = run_dir + "/config.resolved.json";
-  const std::string train_path = split_path(p.data, p.data.train);
-  load_run_vocab(
+std::unique_ptr<ClassifyModel> ClassifyParts::make(const ClassifyModelConfig& m, const ClassifyDataConfig& d,
+                                                    const Vocab& v, ParamStore& store) {
+  return std::make_unique<ClassifyModel>(m, v.size(), d.num_labels, store);
+}
+
+void ClassifyParts::save_vocabs(const Vocab& v, const ClassifyDataConfig&, const std::string& run_dir) {
+  v.save(run_dir + "/vocab.txt");
+}
+
+Vocab ClassifyParts::load_vocabs(ClassifyDataConfig& d, const std::string& run_dir) {
+  const std::string train_path = split_path(d, d.train);
+  Vocab v = load_run_vocab(
       run_dir, "classify predict", "vocab.txt", "vocabulary", train_path,
+      [&] { return Vocab::load(run_dir + "/vocab.txt", VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}); },
       [&] {
-        p.vocab = Vocab::load(run_dir + "/vocab.txt", VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
-        p.num_labels = p.data.num_labels;   // resolved() writes the counted number
-      },
-      [&] {
-        const std::vector<Example> train =
-            read_examples(train_path, p.data.num_labels, p.data.lowercase, p.data.length);
-        p.num_labels = count_labels(train, p.data, train_path);
-        p.vocab = build_vocab(train, p.data);
+        const std::vector<Example> train = read_examples(train_path, d.num_labels, d.lowercase, d.length);
+        d.num_labels = count_labels(train, d, train_path);
+        return build_vocab(train, d);
       });
-  TW_CHECK(p.num_labels >= 2, cfg_path, ": data.num_labels is ", p.num_labels, " (a trained run records at least 2)");
-  load_run_model(p, run_dir, [&](ParamStore& store) {
-    return std::make_unique<ClassifyModel>(p.model_cfg, p.vocab.size(), p.num_labels, store);
-  });
-  return p;
+  TW_CHECK(d.num_labels >= 2, run_dir, "/config.resolved.json: data.num_labels is ", d.num_labels,
+           " (a trained run records at least 2)");
+  return v;
 }
 
 std::vector<Example> Predictor::read_sentences(const std::vector<std::string>& lines,

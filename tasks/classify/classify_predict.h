@@ -24,9 +24,11 @@
 namespace twin::classify {
 
 // The mode's command line (train/predict_cli.h).
+int predict_main(int argc, char** argv);   // argv[0] is "predict"
 inline constexpr PredictMode kPredictMode{"classify predict",
     "one tokenised sentence per line (lowercased when the run was)",
-    "\"label<TAB>probability\" per sentence"};
+    "\"label<TAB>probability\" per sentence",
+    predict_main};
 
 using Prediction = LabelProbability;   // the label id and its softmax probability
 
@@ -35,11 +37,19 @@ using Prediction = LabelProbability;   // the label id and its softmax probabili
 std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab& vocab,
                                         const std::vector<Example>& sentences, const BatchingOptions& batching);
 
-// A trained classifier loaded from a run folder.
-struct Predictor : TrainedModel<ClassifyDataConfig, ClassifyModelConfig, Vocab, ClassifyModel> {
-  int num_labels = 0;
+// A classify run's parts (train/trained_run.h): what ClassifyTask trains and `classify predict` loads, built one
+// way. data.num_labels is the run's resolved one (counted from the training split when the experiment left it 0).
+struct ClassifyParts
+    : RunPartsOf<Vocab, ClassifyModel, parse_classify_data, parse_classify_model, classify_data_table,
+                 classify_model_table> {
+  static constexpr RunKind kRun{"classify", "num_labels"};
+  static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
+  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);   // vocab.txt
+  static Vocabs load_vocabs(Data& d, const std::string& run_dir);
+};
 
-  static Predictor load(const std::string& run_dir);
+// A trained classifier loaded from a run folder.
+struct Predictor : TrainedRun<Predictor, ClassifyParts> {
   // The tokens of each line (lowercased when the run was); `source` names the input in errors
   // ("<source>:<line>: ...": invalid UTF-8, an empty line).
   std::vector<Example> read_sentences(const std::vector<std::string>& lines, const std::string& source) const;
@@ -47,7 +57,5 @@ struct Predictor : TrainedModel<ClassifyDataConfig, ClassifyModelConfig, Vocab, 
     return label_sentences(*model, vocab, sentences, batching);
   }
 };
-
-int predict_main(int argc, char** argv);   // argv[0] is "predict"
 
 }  // namespace twin::classify

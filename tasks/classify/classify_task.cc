@@ -25,7 +25,7 @@ std::vector<double> row_of(const Mat& m, Index r, Index n) {
 }  // namespace
 
 ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs& args)
-    : ExampleListTask(root, run, parse_classify_data, parse_classify_model) {
+    : ExampleListTask(root, run) {
   if (auto it = args.task_flags.find("--memory"); it != args.task_flags.end())
     memory_n_ = static_cast<int>(parse_int_flag("--memory", it->second, 0, 1000000, "a number of test sentences"));
   if (auto it = args.task_flags.find("--memory-file"); it != args.task_flags.end()) {
@@ -40,10 +40,11 @@ ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainCo
   train_path_ = split_path(data_, data_.train);
   train_ = read_examples(train_path_, data_.num_labels, data_.lowercase, data_.length);
   num_labels_ = count_labels(train_, data_, train_path_);
+  data_.num_labels = num_labels_;   // as counted (or given): what the model and config.resolved.json take
   dev_ = read_examples(split_path(data_, data_.dev), num_labels_, data_.lowercase, data_.length);
   test_ = read_examples(split_path(data_, data_.test), num_labels_, data_.lowercase, data_.length);
   vocab_ = build_vocab(train_, data_);
-  model_ = std::make_unique<ClassifyModel>(mcfg_, vocab_.size(), num_labels_, store_);
+  build_model(vocab_);
   glove_found_ = load_text_embeddings(data_, vocab_, model_->embedding());
   std::fprintf(stderr, "classify: %s (%s): %zu / %zu / %zu sentences, %d labels, vocabulary %d%s\n",
                data_.dir.c_str(), data_.protocol.c_str(), train_.size(), dev_.size(), test_.size(), num_labels_,
@@ -59,12 +60,6 @@ ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainCo
 
 bool ClassifyTask::has_length_policy() const {
   return data_.length.truncates() || data_.batch_tokens > 0 || data_.eval_batch_tokens > 0;
-}
-
-nlohmann::json ClassifyTask::resolved() const {
-  nlohmann::json d = to_json(data_);
-  d["num_labels"] = num_labels_;   // as counted (or given)
-  return {{"data", d}, {"model", to_json(mcfg_)}};
 }
 
 SummedLoss ClassifyTask::summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng) {
@@ -216,7 +211,7 @@ void ClassifyTask::finish(const std::string& run_dir, nlohmann::json& summary) {
                              {"dev", label_counts(dev_, num_labels_)},
                              {"test", label_counts(test_, num_labels_)}};
   summary["vocab"] = vocab_.size();
-  vocab_.save(run_dir + "/vocab.txt");   // what `classify predict <run>` reads
+  keep_vocabs(vocab_, run_dir);   // what `classify predict <run>` reads
   summary["embeddings"] = data_.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.embeddings);
   summary["embedding_rows_from_file"] = glove_found_;
   summary["params_without_embeddings"] =

@@ -29,17 +29,17 @@ namespace twin::classify {
 // memory.json: tolerance of the decomposition check (relative, float) for the exact (identity-output) cells.
 inline constexpr double kMemoryTolerance = 1e-5;
 
-class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyDataConfig, ClassifyModelConfig, Example,
-                                            ScoredLabels, example_length> {
+class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyParts, Example, ScoredLabels, example_length> {
  public:
   ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  static std::vector<std::string> flags() { return {"--memory", "--memory-file"}; }
-  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() { return data_model_keys(classify_data_table(), classify_model_table()); }
-  static std::string help_modes() { return modes_text(kPredictMode); }
+  static std::vector<OptionSpec> flags() {
+    return {{"--memory", "N", "memory.json: the memory weights of the first test sentence with \"great\" and of the\n"
+                              "first N test sentences (a unidirectional ATR or LRN encoder)"},
+            {"--memory-file", "FILE", "... of the sentences of FILE (one per line) first"}};
+  }
+  static std::vector<CommandMode> modes() { return {as_mode(kPredictMode)}; }
   static constexpr const char *kName = "classify", *kBatchUnits = "sentences", *kPrimary = "accuracy";
 
-  nlohmann::json resolved() const;
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   // Accuracy and the predictions of `data`.
   ScoredLabels score(const std::vector<Example>& data) const;
@@ -64,7 +64,6 @@ class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyDataConfig, Cl
   long glove_found_ = 0;
   int memory_n_ = -1;            // --memory N; -1 = not given
   std::string memory_file_;      // --memory-file
-  std::unique_ptr<ClassifyModel> model_;
   PaddingStats trained_;         // the training batches of this process (tokens/s, the length-policy report)
 };
 

@@ -4,15 +4,6 @@
 // Sentence classification (SST-2 / SST-5, or any `<label> <tokens>` corpus): embeddings -> a recurrent encoder
 // of any registered cell or a self-attention block -> pooling -> softmax; --memory writes the LRN paper's
 // memory weights (ATR Eq. 10) of a unidirectional ATR/LRN encoder to memory.json.
-#include <string>
-
-#include "classify_predict.h"
 #include "classify_task.h"
-#include "train/predict_cli.h"
 
-int main(int argc, char** argv) {
-  using namespace twin;
-  if (argc > 1 && std::string(argv[1]) == "predict")
-    return run_mode("classify predict", classify::predict_main, argc - 1, argv + 1);
-  return run_main<classify::ClassifyTask>(argc, argv, "classify");
-}
+int main(int argc, char** argv) { return twin::run_main<twin::classify::ClassifyTask>(argc, argv, "classify"); }

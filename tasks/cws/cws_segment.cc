@@ -20,26 +20,26 @@ const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
 
 }  // namespace
 
-void save_vocab(const CwsVocab& v, const std::string& run_dir, bool bigrams) {
-  v.chars.save(run_dir + "/vocab.chars.txt");
-  if (bigrams) v.bigrams.save(run_dir + "/vocab.bigrams.txt");
+std::unique_ptr<CwsModel> CwsParts::make(const CwsModelConfig& m, const CwsDataConfig& d, const CwsVocab& v,
+                                          ParamStore& store) {
+  return std::make_unique<CwsModel>(m, v.chars.size(), d.bigrams ? v.bigrams.size() : 0, store);
 }
 
-Segmenter Segmenter::load(const std::string& run_dir) {
-  Segmenter s;
-  read_run_sections(s, run_dir, "cws", "bigrams", parse_cws_data, parse_cws_model);
-  load_run_vocab(
-      run_dir, "cws segment", "vocab.chars.txt", "vocabulary", s.data.dir + "/" + s.data.train + ".seg",
+void CwsParts::save_vocabs(const CwsVocab& v, const CwsDataConfig& d, const std::string& run_dir) {
+  v.chars.save(run_dir + "/vocab.chars.txt");
+  if (d.bigrams) v.bigrams.save(run_dir + "/vocab.bigrams.txt");
+}
+
+CwsVocab CwsParts::load_vocabs(CwsDataConfig& d, const std::string& run_dir) {
+  return load_run_vocab(
+      run_dir, "cws segment", "vocab.chars.txt", "vocabulary", d.dir + "/" + d.train + ".seg",
       [&] {
-        s.vocab.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
-        if (s.data.bigrams) s.vocab.bigrams = Vocab::load(run_dir + "/vocab.bigrams.txt", kVocabOptions);
+        CwsVocab v;
+        v.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
+        if (d.bigrams) v.bigrams = Vocab::load(run_dir + "/vocab.bigrams.txt", kVocabOptions);
+        return v;
       },
-      [&] { s.vocab = build_vocab(read_split(s.data, s.data.train), s.data); });
-  load_run_model(s, run_dir, [&](ParamStore& store) {
-    return std::make_unique<CwsModel>(s.model_cfg, s.vocab.chars.size(), s.data.bigrams ? s.vocab.bigrams.size() : 0,
-                                      store);
-  });
-  return s;
+      [&] { return build_vocab(read_split(d, d.train), d); });
 }
 
 std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::string>& lines,
@@ -73,8 +73,8 @@ std::vector<std::vector<std::string>> Segmenter::segment(const std::vector<std::
 }
 
 int segment_main(int argc, char** argv) {
-  return lines_mode_main<Segmenter>(argc, argv, usage_text(kSegmentMode), [](const Segmenter& seg, const std::vector<std::string>& lines,
-                                                           const PredictArgs& a) {
+  return lines_mode_main<Segmenter>(
+      argc, argv, kSegmentMode, [](const Segmenter& seg, const std::vector<std::string>& lines, const PredictArgs& a) {
     const auto words = seg.segment(lines, seg.data.eval_options(a.batch), input_name(a));
     std::string text;
     for (const auto& s : words) {

@@ -19,22 +19,26 @@
 namespace twin::cws {
 
 // The mode's command line (train/predict_cli.h).
+int segment_main(int argc, char** argv);   // argv[0] is "segment"
 inline constexpr PredictMode kSegmentMode{"cws segment",
     "raw UTF-8 text, one sentence per line",
-    "each line's words separated by two spaces"};
+    "each line's words separated by two spaces",
+    segment_main};
+
+// A CWS run's parts (train/trained_run.h): what CwsTask trains and `cws segment` loads, built one way.
+struct CwsParts : RunPartsOf<CwsVocab, CwsModel, parse_cws_data, parse_cws_model, cws_data_table, cws_model_table> {
+  static constexpr RunKind kRun{"cws", "bigrams"};
+  static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
+  // vocab.chars.txt and, with data.bigrams, vocab.bigrams.txt
+  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);
+  static Vocabs load_vocabs(Data& d, const std::string& run_dir);
+};
 
 // A trained CWS model loaded from a run folder.
-struct Segmenter : TrainedModel<CwsDataConfig, CwsModelConfig, CwsVocab, CwsModel> {
-
-  static Segmenter load(const std::string& run_dir);
-  // One word list per line (empty for a line without characters); `where(i)` names line i in errors.
+struct Segmenter : TrainedRun<Segmenter, CwsParts> {
+  // One word list per line (empty for a line without characters); `source` names the input in errors.
   std::vector<std::vector<std::string>> segment(const std::vector<std::string>& lines,
                                                 const BatchingOptions& batching, const std::string& source) const;
 };
-
-// The vocabulary files a run keeps beside its model (written by CwsTask::finish).
-void save_vocab(const CwsVocab& v, const std::string& run_dir, bool bigrams);
-
-int segment_main(int argc, char** argv);   // argv[0] is "segment"
 
 }  // namespace twin::cws

@@ -12,11 +12,11 @@
 namespace twin::cws {
 
 CwsTask::CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
-    : ExampleListTask(root, run, parse_cws_data, parse_cws_model) {
+    : ExampleListTask(root, run) {
   read_splits(data_.train, data_.dev, data_.test, [this](const std::string& f) { return read_split(data_, f); });
   vocab_ = build_vocab(train_, data_);
   train_words_ = read_word_list(data_.dir + "/" + data_.words);
-  model_ = std::make_unique<CwsModel>(mcfg_, vocab_.chars.size(), data_.bigrams ? vocab_.bigrams.size() : 0, store_);
+  build_model(vocab_);
   std::fprintf(stderr, "cws: %s (%s): %zu / %zu / %zu sentences, %d characters in the vocabulary%s\n",
                data_.dir.c_str(), data_.protocol.c_str(), train_.size(), dev_.size(), test_.size(),
                vocab_.chars.size(), data_.bigrams ? (", " + std::to_string(vocab_.bigrams.size()) + " bigrams").c_str() : "");
@@ -69,7 +69,7 @@ void CwsTask::finish(const std::string& run_dir, nlohmann::json& summary) {
     summary["segmentation"][split] = scored->metrics;
   }
   summary["protocol"] = data_.protocol;
-  save_vocab(vocab_, run_dir, data_.bigrams);   // what `cws segment <run>` reads
+  keep_vocabs(vocab_, run_dir);   // what `cws segment <run>` reads
 }
 
 }  // namespace twin::cws

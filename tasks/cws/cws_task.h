@@ -20,12 +20,10 @@ struct CwsScored {
   nlohmann::json metrics;
 };
 
-class CwsTask : public ExampleListTask<CwsTask, CwsDataConfig, CwsModelConfig, Sentence, CwsScored, sentence_length> {
+class CwsTask : public ExampleListTask<CwsTask, CwsParts, Sentence, CwsScored, sentence_length> {
  public:
   CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() { return data_model_keys(cws_data_table(), cws_model_table()); }
-  static std::string help_modes() { return modes_text(kSegmentMode); }
+  static std::vector<CommandMode> modes() { return {as_mode(kSegmentMode)}; }
   static constexpr const char *kName = "cws", *kBatchUnits = "sentences", *kPrimary = "f1";
 
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
@@ -41,7 +39,6 @@ class CwsTask : public ExampleListTask<CwsTask, CwsDataConfig, CwsModelConfig, S
  private:
   CwsVocab vocab_;
   std::unordered_set<std::string> train_words_;
-  std::unique_ptr<CwsModel> model_;
 };
 
 }  // namespace twin::cws

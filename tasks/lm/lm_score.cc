@@ -16,17 +16,22 @@
 
 namespace twin::lm {
 
-Scorer Scorer::load(const std::string& run_dir) {
-  Scorer s;
-  read_run_sections(s, run_dir, "lm", "bptt", parse_lm_data, parse_lm_model);
+std::unique_ptr<LmModel> LmParts::make(const LmModelConfig& m, const LmDataConfig&, const Vocab& v, ParamStore& store) {
+  return std::make_unique<LmModel>(m, v.size(), store);
+}
+
+void LmParts::save_vocabs(const Vocab& v, const LmDataConfig&, const std::string& run_dir) {
+  v.save(run_dir + "/vocab.txt");
+}
+
+Vocab LmParts::load_vocabs(LmDataConfig& d, const std::string& run_dir) {
   const std::string vocab_path = run_dir + "/vocab.txt";
-  load_run_vocab(
-      run_dir, "lm score", "vocab.txt", "vocabulary", s.data.dir,
-      [&] { s.vocab = Vocab::load(vocab_path, VocabOptions{{}, "<unk>", false, 1, 0}); },
-      [&] { s.vocab = load_corpus(s.data).vocab; });
-  TW_CHECK(s.vocab.find("<eos>") >= 0, vocab_path, ": no <eos> word");
-  load_run_model(s, run_dir, [&](ParamStore& store) { return std::make_unique<LmModel>(s.model_cfg, s.vocab.size(), store); });
-  return s;
+  Vocab v = load_run_vocab(
+      run_dir, "lm score", "vocab.txt", "vocabulary", d.dir,
+      [&] { return Vocab::load(vocab_path, VocabOptions{{}, "<unk>", false, 1, 0}); },
+      [&] { return load_corpus(d).vocab; });
+  TW_CHECK(v.find("<eos>") >= 0, vocab_path, ": no <eos> word");
+  return v;
 }
 
 std::vector<SentenceScore> Scorer::score(const std::vector<std::string>& lines, int batch,
@@ -77,7 +82,7 @@ std::vector<SentenceScore> Scorer::score(const std::vector<std::string>& lines, 
 }
 
 int score_main(int argc, char** argv) {
-  return lines_mode_main<Scorer>(argc, argv, usage_text(kScoreMode), [](const Scorer& scorer, const std::vector<std::string>& lines,
+  return lines_mode_main<Scorer>(argc, argv, kScoreMode, [](const Scorer& scorer, const std::vector<std::string>& lines,
                                                         const PredictArgs& a) {
     const auto scores = scorer.score(lines, a.batch > 0 ? a.batch : 64, input_name(a));
     std::string text;

@@ -21,9 +21,11 @@
 namespace twin::lm {
 
 // The mode's command line (train/predict_cli.h).
+int score_main(int argc, char** argv);   // argv[0] is "score"
 inline constexpr PredictMode kScoreMode{"lm score",
     "one sentence per line",
-    "\"logprob<TAB>tokens<TAB>ppl\" per sentence, then a \"# total\" line"};
+    "\"logprob<TAB>tokens<TAB>ppl\" per sentence, then a \"# total\" line",
+    score_main};
 
 struct SentenceScore {
   double logprob = 0;   // natural log
@@ -31,14 +33,17 @@ struct SentenceScore {
   long unknown = 0;     // words mapped to <unk>
 };
 
-struct Scorer : TrainedModel<LmDataConfig, LmModelConfig, Vocab, LmModel> {
-  Scorer() { vocab = Vocab(VocabOptions{{}, "<unk>", false, 1, 0}); }
+// An LM run's parts (train/trained_run.h): what LmTask trains and `lm score` loads, built one way.
+struct LmParts : RunPartsOf<Vocab, LmModel, parse_lm_data, parse_lm_model, lm_data_table, lm_model_table> {
+  static constexpr RunKind kRun{"lm", "bptt"};
+  static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
+  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);   // vocab.txt
+  static Vocabs load_vocabs(Data& d, const std::string& run_dir);
+};
 
-  static Scorer load(const std::string& run_dir);
+struct Scorer : TrainedRun<Scorer, LmParts> {
   // One score per line; `source` names the input in errors (invalid UTF-8: "<source>:<line>").
   std::vector<SentenceScore> score(const std::vector<std::string>& lines, int batch, const std::string& source) const;
 };
-
-int score_main(int argc, char** argv);   // argv[0] is "score"
 
 }  // namespace twin::lm

@@ -11,11 +11,7 @@
 namespace twin::lm {
 
 LmTask::LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args)
-    : batch_size_(train.batch_size), store_(run.seed) {
-  JsonReader dr = root.child("data");
-  data_ = parse_lm_data(dr);
-  JsonReader mr = root.child("model");
-  mcfg_ = parse_lm_model(mr);
+    : TaskOnParts(root, run), batch_size_(train.batch_size) {
   if (auto it = args.task_flags.find("--dump-gates"); it != args.task_flags.end()) {
     dump_gates_ = static_cast<int>(parse_int_flag("--dump-gates", it->second, 0, 1000000, "a number of test sentences"));
   }
@@ -23,10 +19,8 @@ LmTask::LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train,
   for (const std::string& note : corpus_.notes) std::fprintf(stderr, "lm: %s\n", note.c_str());
   train_data_ = batchify(corpus_.train, batch_size_);
   col1_ = train_data_.cols();
-  model_ = std::make_unique<LmModel>(mcfg_, corpus_.vocab.size(), store_);
+  build_model(corpus_.vocab);
 }
-
-nlohmann::json LmTask::resolved() const { return {{"data", to_json(data_)}, {"model", to_json(mcfg_)}}; }
 
 size_t LmTask::begin_epoch(int, Rng&) {
   state_ = LmState{};   // every epoch starts from a zero state (Zaremba et al.)
@@ -53,57 +47,6 @@ void LmTask::set_shard(const dist::Shard& s) {
            s.size, " ranks (each rank needs at least one stream)");
   col0_ = static_cast<Index>(s.begin(B));
   col1_ = static_cast<Index>(s.end(B));
-}
-
-PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, int bptt,
-                            std::vector<double>* position_nll) {
-  const IdMat data = batchify(stream, std::min<Index>(batch, static_cast<Index>(stream.size()) / 2));
-  const Index L = data.rows();   // column b holds stream[b*L, (b+1)*L)
-  if (position_nll) position_nll->assign(stream.size(), std::nan(""));
-  PplResult r;
-  LmState state;
-  Rng unused(0);
-  IdMat input, target;
-  Graph g(Mode::kInfer);
-  for (Index w = 0; w < num_windows(data, bptt); ++w) {
-    window(data, w, bptt, input, target);
-    g.clear();
-    if (position_nll) {
-      const Mat nll = model.token_nll(g, input, target, state);   // [T, B]; target row t is data row w*bptt+t+1
-      for (Index t = 0; t < nll.rows(); ++t)
-        for (Index b = 0; b < nll.cols(); ++b) {
-          const double v = static_cast<double>(nll(t, b));
-          (*position_nll)[static_cast<size_t>(b * L + w * bptt + t + 1)] = v;
-          r.nll += v;
-        }
-    } else {
-      r.nll += model.loss(g, input, target, state, unused).val()(0, 0);
-    }
-    r.tokens += static_cast<double>(input.size());
-  }
-  return r;
-}
-
-std::string sentence_logprob_lines(const Ids& stream, const std::vector<double>& position_nll, std::int32_t eos) {
-  TW_CHECK(position_nll.size() == stream.size(), "sentence_logprob_lines: ", position_nll.size(), " scores for ",
-           stream.size(), " tokens");
-  std::string out;
-  double lp = 0;
-  long scored = 0;
-  char buf[64];
-  for (size_t i = 0; i < stream.size(); ++i) {
-    if (!std::isnan(position_nll[i])) {
-      lp -= position_nll[i];
-      ++scored;
-    }
-    if (stream[i] == eos || i + 1 == stream.size()) {
-      std::snprintf(buf, sizeof buf, "%.17g\t%ld\n", lp, scored);
-      out += buf;
-      lp = 0;
-      scored = 0;
-    }
-  }
-  return out;
 }
 
 Metrics LmTask::evaluate(Split split) {
@@ -182,7 +125,7 @@ void LmTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   write_text_atomic(dir + "/test.txt", sentence_logprob_lines(corpus_.test, test_nll_, eos));
   summary["logprobs"] = {{"dev", "logprobs/dev.txt"}, {"test", "logprobs/test.txt"}};
   summary["vocab"] = corpus_.vocab.size();
-  corpus_.vocab.save(run_dir + "/vocab.txt");   // what `lm score <run>` reads
+  keep_vocabs(corpus_.vocab, run_dir);   // what `lm score <run>` reads
   summary["tokens"] = {{"train", corpus_.train.size()}, {"valid", corpus_.valid.size()}, {"test", corpus_.test.size()}};
   summary["cell"] = mcfg_.cell.type;
   if (dump_gates_ > 0) {

@@ -5,22 +5,23 @@
 
 #include "lm_data.h"
 #include "lm_model.h"
+#include "lm_perplexity.h"
 #include "lm_score.h"
 #include "train/cli.h"
 #include "train/dist.h"
+#include "train/example_task.h"
 
 namespace twin::lm {
 
-class LmTask : public TaskDefaults {
+class LmTask : public TaskDefaults, public TaskOnParts<LmParts> {
  public:
   LmTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  static std::vector<std::string> flags() { return {"--dump-gates"}; }
-  static std::string help_modes() { return modes_text(kScoreMode); }
-  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() { return data_model_keys(lm_data_table(), lm_model_table()); }
+  static std::vector<OptionSpec> flags() {
+    return {{"--dump-gates", "N", "gates.json: the top layer's gate statistics on the test set and the weights g_k\n"
+                                  "of the first N test sentences"}};
+  }
+  static std::vector<CommandMode> modes() { return {as_mode(kScoreMode)}; }
 
-  nlohmann::json resolved() const;
-  ParamStore& params() { return store_; }
   size_t begin_epoch(int epoch, Rng& order_rng);
   LossOut loss(Graph& g, size_t batch, Rng& rng);
   Metrics evaluate(Split split);
@@ -40,33 +41,15 @@ class LmTask : public TaskDefaults {
   const LmModel& model() const { return *model_; }
 
  private:
-  LmDataConfig data_;
-  LmModelConfig mcfg_;
   int batch_size_;
   int dump_gates_ = 0;
   LmCorpus corpus_;
   IdMat train_data_;      // [L, B]
-  ParamStore store_;
-  std::unique_ptr<LmModel> model_;
   LmState state_;         // carried across training windows (this rank's streams)
   std::vector<double> first_state_max_;      // per layer, at the first log point of this process
   std::vector<double> warned_state_max_;     // per layer, the size last warned about
   std::vector<double> dev_nll_, test_nll_;   // per stream position, of the last evaluate(): logprobs/ in finish()
   Index col0_ = 0, col1_ = 0;   // this rank's streams [col0_, col1_) of the batch; all of them by default
 };
-
-// Perplexity of a token stream with the state carried across windows (inference mode).
-struct PplResult {
-  double nll = 0;     // summed negative log-likelihood (nats)
-  double tokens = 0;
-  double ppl() const { return std::exp(nll / tokens); }
-};
-// position_nll: when given, the sum comes from model.token_nll in double, and (*position_nll)[i] is -log p of
-// stream[i] (NaN where the batch layout predicts nothing: the first token of each column and the tail).
-PplResult stream_perplexity(const LmModel& model, const Ids& stream, int batch, int bptt,
-                            std::vector<double>* position_nll = nullptr);
-// One "logprob<TAB>tokens" line per sentence (a line of the split, ended by its <eos>): the sentence's summed
-// log-probability (natural log, %.17g) over the positions that were scored, and how many were.
-std::string sentence_logprob_lines(const Ids& stream, const std::vector<double>& position_nll, std::int32_t eos);
 
 }  // namespace twin::lm

@@ -26,7 +26,12 @@ std::vector<std::string> load_tags(const std::string& path) {
 }
 }  // namespace
 
-void save_vocab(const NerVocab& v, const std::string& run_dir) {
+std::unique_ptr<NerModel> NerParts::make(const NerModelConfig& m, const NerDataConfig&, const NerVocab& v,
+                                          ParamStore& store) {
+  return std::make_unique<NerModel>(m, v.words.size(), v.chars.size(), static_cast<int>(v.tags.size()), store);
+}
+
+void NerParts::save_vocabs(const NerVocab& v, const NerDataConfig&, const std::string& run_dir) {
   v.words.save(run_dir + "/vocab.words.txt");
   v.chars.save(run_dir + "/vocab.chars.txt");
   std::string tags;
@@ -34,23 +39,18 @@ void save_vocab(const NerVocab& v, const std::string& run_dir) {
   write_text_atomic(run_dir + "/tags.txt", tags);
 }
 
-Tagger Tagger::load(const std::string& run_dir) {
-  Tagger t;
-  read_run_sections(t, run_dir, "ner", "scheme", parse_ner_data, parse_ner_model);
-  const TextDataConfig& text = t.data.text;
-  load_run_vocab(
-      run_dir, "ner tag", "vocab.words.txt", "vocabularies", text.dir + "/" + text.train + "." + t.data.extension,
+NerVocab NerParts::load_vocabs(NerDataConfig& d, const std::string& run_dir) {
+  const TextDataConfig& text = d.text;
+  return load_run_vocab(
+      run_dir, "ner tag", "vocab.words.txt", "vocabularies", text.dir + "/" + text.train + "." + d.extension,
       [&] {
-        t.vocab.words = Vocab::load(run_dir + "/vocab.words.txt", kVocabOptions);
-        t.vocab.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
-        t.vocab.tags = load_tags(run_dir + "/tags.txt");
+        NerVocab v;
+        v.words = Vocab::load(run_dir + "/vocab.words.txt", kVocabOptions);
+        v.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
+        v.tags = load_tags(run_dir + "/tags.txt");
+        return v;
       },
-      [&] { t.vocab = build_vocab(read_split(t.data, text.train), t.data); });
-  load_run_model(t, run_dir, [&](ParamStore& store) {
-    return std::make_unique<NerModel>(t.model_cfg, t.vocab.words.size(), t.vocab.chars.size(),
-                                      static_cast<int>(t.vocab.tags.size()), store);
-  });
-  return t;
+      [&] { return build_vocab(read_split(d, text.train), d); });
 }
 
 std::vector<std::vector<std::string>> Tagger::read_sentences(const std::vector<std::string>& lines,
@@ -90,7 +90,7 @@ std::vector<std::vector<std::string>> Tagger::tag(const std::vector<std::vector<
 }
 
 int tag_main(int argc, char** argv) {
-  return lines_mode_main<Tagger>(argc, argv, usage_text(kTagMode), [](const Tagger& tagger, const std::vector<std::string>& lines,
+  return lines_mode_main<Tagger>(argc, argv, kTagMode, [](const Tagger& tagger, const std::vector<std::string>& lines,
                                                         const PredictArgs& a) {
     const auto sentences = Tagger::read_sentences(lines, input_name(a));
     const auto tags = tagger.tag(sentences, tagger.data.text.eval_options(a.batch));

@@ -22,14 +22,23 @@
 namespace twin::ner {
 
 // The mode's command line (train/predict_cli.h).
+int tag_main(int argc, char** argv);   // argv[0] is "tag"
 inline constexpr PredictMode kTagMode{"ner tag",
     "one tokenised sentence per line (tokens separated by spaces)",
-    "CoNLL lines: token<TAB>tag per token (BIO tags), a blank line after each sentence"};
+    "CoNLL lines: token<TAB>tag per token (BIO tags), a blank line after each sentence",
+    tag_main};
+
+// A NER run's parts (train/trained_run.h): what NerTask trains and `ner tag` loads, built one way.
+struct NerParts : RunPartsOf<NerVocab, NerModel, parse_ner_data, parse_ner_model, ner_data_table, ner_model_table> {
+  static constexpr RunKind kRun{"ner", "scheme"};
+  static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
+  // vocab.words.txt, vocab.chars.txt and tags.txt (one tag per line in id order, "O" first)
+  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);
+  static Vocabs load_vocabs(Data& d, const std::string& run_dir);
+};
 
 // A trained NER model loaded from a run folder.
-struct Tagger : TrainedModel<NerDataConfig, NerModelConfig, NerVocab, NerModel> {
-
-  static Tagger load(const std::string& run_dir);
+struct Tagger : TrainedRun<Tagger, NerParts> {
   // The tokens of each line; `source` names the input in errors ("<source>:<line>: invalid UTF-8 ...").
   static std::vector<std::vector<std::string>> read_sentences(const std::vector<std::string>& lines,
                                                               const std::string& source);
@@ -37,10 +46,5 @@ struct Tagger : TrainedModel<NerDataConfig, NerModelConfig, NerVocab, NerModel> 
   std::vector<std::vector<std::string>> tag(const std::vector<std::vector<std::string>>& sentences,
                                             const BatchingOptions& batching) const;
 };
-
-// The vocabulary files a run keeps beside its model (written by NerTask::finish).
-void save_vocab(const NerVocab& v, const std::string& run_dir);
-
-int tag_main(int argc, char** argv);   // argv[0] is "tag"
 
 }  // namespace twin::ner

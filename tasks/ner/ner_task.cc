@@ -12,12 +12,11 @@
 namespace twin::ner {
 
 NerTask::NerTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
-    : ExampleListTask(root, run, parse_ner_data, parse_ner_model) {
+    : ExampleListTask(root, run) {
   const TextDataConfig& t = data_.text;
   read_splits(t.train, t.dev, t.test, [this](const std::string& f) { return read_split(data_, f); });
   vocab_ = build_vocab(train_, data_);
-  model_ = std::make_unique<NerModel>(mcfg_, vocab_.words.size(), vocab_.chars.size(),
-                                      static_cast<int>(vocab_.tags.size()), store_);
+  build_model(vocab_);
   embeddings_found_ = load_text_embeddings(data_.text, vocab_.words, model_->word_embedding());
   std::fprintf(stderr, "ner: %s (%s): %zu / %zu / %zu sentences, %d words, %d characters, %zu %s tags\n",
                data_.text.dir.c_str(), data_.text.protocol.c_str(), train_.size(), dev_.size(), test_.size(),
@@ -95,7 +94,7 @@ void NerTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   summary["embeddings"] = data_.text.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.text.embeddings);
   summary["embedding_rows_from_file"] = embeddings_found_;
   if (summary.contains("train_units_per_s")) summary["train_words_per_s"] = summary["train_units_per_s"];
-  save_vocab(vocab_, run_dir);   // what `ner tag <run>` reads
+  keep_vocabs(vocab_, run_dir);   // what `ner tag <run>` reads
 }
 
 }  // namespace twin::ner

@@ -19,12 +19,10 @@ struct NerScored {
   nlohmann::json metrics;
 };
 
-class NerTask : public ExampleListTask<NerTask, NerDataConfig, NerModelConfig, Sentence, NerScored, sentence_length> {
+class NerTask : public ExampleListTask<NerTask, NerParts, Sentence, NerScored, sentence_length> {
  public:
   NerTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() { return data_model_keys(ner_data_table(), ner_model_table()); }
-  static std::string help_modes() { return modes_text(kTagMode); }
+  static std::vector<CommandMode> modes() { return {as_mode(kTagMode)}; }
   static constexpr const char *kName = "ner", *kBatchUnits = "sentences", *kPrimary = "f1";
 
   BatchingOptions train_batching() const { return data_.text.train_options(); }
@@ -38,7 +36,6 @@ class NerTask : public ExampleListTask<NerTask, NerDataConfig, NerModelConfig, S
 
  private:
   NerVocab vocab_;
-  std::unique_ptr<NerModel> model_;
   long embeddings_found_ = 0;
 };
 

@@ -12,39 +12,24 @@
 #include "train/checkpoint.h"
 #include "train/cli.h"
 #include "base/json_reader.h"
-#include "train/snapshots.h"
 
 namespace twin::nmt {
 
-namespace fs = std::filesystem;
 
 std::unique_ptr<LoadedModel> load_model(const std::string& run_or_file) {
-  auto m = std::make_unique<LoadedModel>();
-  m->file = fs::is_directory(run_or_file) ? (fs::path(run_or_file) / "model.best.bin").string() : run_or_file;
-  TW_CHECK(fs::exists(m->file), "no model at ", m->file, " (HINT: give a run folder with model.best.bin or a .bin file)");
-  const nlohmann::json header = read_checkpoint_header(m->file);
-  TW_CHECK(header.value("kind", "") == "params", m->file, ": not a parameter file");
-  const nlohmann::json cfg = header.value("config", nlohmann::json::object());
-  TW_CHECK(cfg.contains("model") && cfg.contains("data"), m->file,
-           ": its embedded config has no model/data sections (HINT: not an nmt model)");
-  JsonReader root(cfg, m->file + " (embedded config)");
-  JsonReader dr = root.child("data");
-  m->data = parse_nmt_data(dr);
-  JsonReader mr = root.child("model");
-  m->model = parse_nmt_model(mr);
+  auto m = std::make_unique<LoadedModel>(LoadedModel::load(run_or_file));
+  JsonReader root(m->source.config, m->source.config_name);
   JsonReader cr = root.child("decode");
   m->decode = parse_decode(cr);
-  m->subwords = load_subwords(m->data);
-  m->store = std::make_unique<ParamStore>(1);
-  m->net = std::make_unique<RnnSearch>(m->model, m->subwords.src->size(), m->subwords.tgt->size(), *m->store);
-  load_params(m->file, *m->store, LoadMode::kStrict);
   return m;
 }
 
 namespace {
 
 // Beam, n-best, batch and --last: at least 1; 10000 is far beyond any useful value.
-int int_flag(const char* name, const std::string& v) { return static_cast<int>(parse_int_flag(name, v, 1, 10000)); }
+int int_flag(const ParsedArgs& p, const char* name, int fallback) {
+  return static_cast<int>(p.integer(name, 1, 10000, fallback));
+}
 // Spelt as the experiment key decode.normalize, through its one name table.
 LengthNorm normalize_flag(const std::string& v) {
   const auto n = value_of(kLengthNormNames, v);
@@ -69,43 +54,58 @@ void write_attention(const std::string& path, const std::vector<std::string>& li
 
 }  // namespace
 
+CommandSpec translate_command() {
+  CommandSpec c("nmt translate", "<run|model.bin> [more for an ensemble]", "model");
+  c.operand_doc = "a run folder (its model.best.bin) or any parameter file (model.avg.bin, snapshots/...); several\n"
+                  "models decode as an ensemble";
+  c.many = true;
+  c.options = {{"--beam", "N", "beam size (default: the model's decode.beam)"},
+               {"--nbest", "N", "the N best translations per sentence, as \"i ||| text ||| score\" lines (default 1)"},
+               {"--normalize", names_joined(kLengthNormNames, "|"),
+                "hypothesis score (default: the model's decode.normalize)"},
+               {"--alpha", "A", "GNMT length penalty alpha (default: the model's decode.alpha)"},
+               {"--batch", "N", "sentences per batch (default 32)"},
+               {"--split", "NAME", "translate a prepared split of the model's data and score it with BLEU",
+                OptionSpec::kValue, "[--split NAME | --input FILE]"},
+               {"--input", "FILE", "source sentences, one per line (default: stdin)", OptionSpec::kValue, "-"},
+               {"--output", "FILE", "the translations (default: stdout)"},
+               {"--attention", "FILE", "the best translation's attention weights per sentence, as JSON"},
+               {"--scores", "FILE.json", "--split's scores as JSON"}};
+  c.summary = "decode stdin, a file or a prepared split (scored with BLEU)";
+  return c;
+}
+
+namespace {
+// Moved (issue 28) rather than dropped, so a command from an old note or report says where it went instead of
+// being read as an experiment file named "bench".
+int bench_moved_main(int, char**) {
+  TW_FAIL("the NMT speed benchmark moved to `build/bin/speed nmt <experiment.json> ...` (same flags)");
+}
+}  // namespace
+
+std::vector<CommandMode> NmtTask::modes() {
+  return {{"translate", translate_command(), translate_main},
+          {"average", average_command(), average_main},
+          {"bench", CommandSpec{}, bench_moved_main}};
+}
+
 int translate_main(int argc, char** argv) {
-  const char* usage =
-      "usage: nmt translate <run|model.bin> [more for an ensemble] [--beam N] [--nbest N] "
-      "[--normalize none|length|gnmt] [--alpha A] [--batch N] [--split NAME | --input FILE] [--output FILE] "
-      "[--attention FILE] [--scores FILE.json]";
-  std::vector<std::string> models;
-  std::string split, input, output, attention, scores_path;
-  int beam = -1, nbest = 1, batch = 32;
+  const std::optional<ParsedArgs> p = parse_args_or_help(translate_command(), argc, argv);
+  if (!p) return 0;
+  const std::vector<std::string>& models = p->operands;
+  const std::string split = p->text("--split"), input = p->text("--input"), output = p->text("--output");
+  const std::string attention = p->text("--attention"), scores_path = p->text("--scores");
+  const int beam = int_flag(*p, "--beam", -1), nbest = int_flag(*p, "--nbest", 1), batch = int_flag(*p, "--batch", 32);
   std::optional<LengthNorm> normalize;
-  double alpha = -1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> const char* {
-      TW_CHECK(i + 1 < argc, a, " needs a value; ", usage);
-      return argv[++i];
-    };
-    if (a == "--beam") beam = int_flag("--beam", value());
-    else if (a == "--nbest") nbest = int_flag("--nbest", value());
-    else if (a == "--batch") batch = int_flag("--batch", value());
-    else if (a == "--normalize") normalize = normalize_flag(value());
-    else if (a == "--alpha") alpha = std::atof(value());
-    else if (a == "--split") split = value();
-    else if (a == "--input") input = value();
-    else if (a == "--output") output = value();
-    else if (a == "--attention") attention = value();
-    else if (a == "--scores") scores_path = value();
-    else if (!a.empty() && a[0] == '-') TW_FAIL("unknown flag '", a, "'; ", usage);
-    else models.push_back(a);
-  }
-  TW_CHECK(!models.empty(), "no model given; ", usage);
+  if (p->given("--normalize")) normalize = normalize_flag(p->text("--normalize"));
+  const double alpha = p->number("--alpha", 0.0, 10.0, -1);
   TW_CHECK(split.empty() || input.empty(), "give --split or --input, not both");
   TW_CHECK(scores_path.empty() || !split.empty(), "--scores needs --split (scores need references)");
   std::vector<std::unique_ptr<LoadedModel>> loaded;
   std::vector<const RnnSearch*> nets;
   for (const auto& m : models) {
     loaded.push_back(load_model(m));
-    nets.push_back(loaded.back()->net.get());
+    nets.push_back(loaded.back()->model.get());
   }
   const LoadedModel& first = *loaded.front();
   SearchConfig sc = first.decode.search;
@@ -114,7 +114,7 @@ int translate_main(int argc, char** argv) {
   if (normalize) sc.normalize = *normalize;
   if (alpha >= 0) sc.alpha = alpha;
   sc.keep_attention = !attention.empty();
-  check_search_config(sc, static_cast<int>(first.net->tgt_vocab()));
+  check_search_config(sc, static_cast<int>(first.model->tgt_vocab()));
 
   std::vector<std::string> lines, refs;
   if (!split.empty()) {
@@ -128,7 +128,7 @@ int translate_main(int argc, char** argv) {
     for (std::string l; std::getline(std::cin, l);) lines.push_back(l);
   }
   DecodeStats st;
-  const auto tr = translate_corpus(nets, *first.subwords.src, *first.subwords.tgt, lines, sc, batch, &st);
+  const auto tr = translate_corpus(nets, *first.vocab.src, *first.vocab.tgt, lines, sc, batch, &st);
   std::string text;
   for (size_t i = 0; i < tr.size(); ++i) {
     if (nbest == 1) {
@@ -137,13 +137,13 @@ int translate_main(int argc, char** argv) {
       for (const auto& h : tr[i].nbest) {
         char score[64];
         std::snprintf(score, sizeof score, "%.6f", h.score);
-        text += std::to_string(i) + " ||| " + first.subwords.tgt->decode(h.tokens) + " ||| " + score + "\n";
+        text += std::to_string(i) + " ||| " + first.vocab.tgt->decode(h.tokens) + " ||| " + score + "\n";
       }
     }
   }
   if (output.empty()) std::fputs(text.c_str(), stdout);
   else write_text_atomic(output, text);
-  if (!attention.empty()) write_attention(attention, lines, tr, *first.subwords.src, *first.subwords.tgt);
+  if (!attention.empty()) write_attention(attention, lines, tr, *first.vocab.src, *first.vocab.tgt);
   std::fprintf(stderr, "nmt translate: %zu sentences, %ld target tokens in %.2f s (%.0f tokens/s), beam %d, %zu model(s)\n",
                lines.size(), st.target_tokens, st.seconds, st.target_tokens / std::max(st.seconds, 1e-9), sc.beam,
                nets.size());
@@ -156,39 +156,10 @@ int translate_main(int argc, char** argv) {
       std::fprintf(stderr, "sacreBLEU %s\n%s\n", scores.at("sacrebleu_signature").get<std::string>().c_str(),
                    scores.at("sacrebleu_str").get<std::string>().c_str());
     scores.update({{"split", split}, {"beam", sc.beam}, {"models", models}});
-    std::string cmd = "build/bin/nmt";
-    for (int i = 0; i < argc; ++i) cmd += std::string(" ") + argv[i];
-    scores["command"] = cmd;
+    scores["command"] = "build/bin/nmt " + p->command_line;
     std::fprintf(stderr, "%s\n", scores.dump().c_str());
     if (!scores_path.empty()) write_text_atomic(scores_path, scores.dump(2) + "\n");
   }
-  return 0;
-}
-
-int average_main(int argc, char** argv) {
-  const char* usage = "usage: nmt average <run> [--last K] [--out FILE]";
-  std::string run, out;
-  int last = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--last" && i + 1 < argc) last = int_flag("--last", argv[++i]);
-    else if (a == "--out" && i + 1 < argc) out = argv[++i];
-    else if (!a.empty() && a[0] == '-') TW_FAIL("unknown or incomplete flag '", a, "'; ", usage);
-    else if (run.empty()) run = a;
-    else TW_FAIL("unexpected argument '", a, "'; ", usage);
-  }
-  TW_CHECK(!run.empty(), "no run folder given; ", usage);
-  std::vector<std::string> snaps = list_snapshots(run);
-  TW_CHECK(!snaps.empty(), run, " has no snapshots/model.step*.bin (HINT: train with train.keep_snapshots = K)");
-  if (last > 0 && static_cast<size_t>(last) < snaps.size()) snaps.erase(snaps.begin(), snaps.end() - last);
-  if (out.empty()) out = (fs::path(run) / "model.avg.bin").string();
-  auto m = load_model(snaps.back());   // architecture and config from the newest snapshot
-  average_params(snaps, *m->store);
-  const nlohmann::json header = read_checkpoint_header(snaps.back());
-  nlohmann::json cfg = header.value("config", nlohmann::json::object());
-  save_params(out, *m->store, cfg);
-  std::fprintf(stderr, "nmt average: %zu snapshots -> %s\n", snaps.size(), out.c_str());
-  for (const auto& s : snaps) std::fprintf(stderr, "  %s\n", s.c_str());
   return 0;
 }
 

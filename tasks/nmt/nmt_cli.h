@@ -10,21 +10,20 @@
 #include <string>
 
 #include "nmt_task.h"
+#include "train/trained_run.h"
 
 namespace twin::nmt {
 
-struct LoadedModel {
-  std::string file;
-  NmtDataConfig data;
-  NmtModelConfig model;
+// A model opened for decoding or averaging (train/trained_run.h), with its decode.* section.
+struct LoadedModel : TrainedRun<LoadedModel, NmtParts> {
   DecodeConfig decode;
-  SubwordPair subwords;
-  std::unique_ptr<ParamStore> store;
-  std::unique_ptr<RnnSearch> net;
 };
 std::unique_ptr<LoadedModel> load_model(const std::string& run_or_file);
 
-int translate_main(int argc, char** argv);   // argv[0] is "translate"
-int average_main(int argc, char** argv);     // argv[0] is "average"
+// The two modes' command lines (train/args.h) and mains (argv[0] is "translate" / "average").
+CommandSpec translate_command();
+CommandSpec average_command();
+int translate_main(int argc, char** argv);
+int average_main(int argc, char** argv);
 
 }  // namespace twin::nmt

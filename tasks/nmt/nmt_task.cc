@@ -12,28 +12,6 @@
 
 namespace twin::nmt {
 
-const ConfigTable<DecodeConfig>& decode_table() {
-  return table_once<DecodeConfig>([]<class C>(ConfigTable<C>& t) {
-    t.integer("beam", [](C& c) -> int& { return c.search.beam; }, 1, 1000, "beam size for the test splits (1 = greedy)")
-        .choice("normalize", [](C& c) -> LengthNorm& { return c.search.normalize; }, kLengthNormNames,
-                "hypothesis score: log-probability, divided by length, or GNMT's length penalty")
-        .number("alpha", [](C& c) -> double& { return c.search.alpha; }, 0.0, 10.0, "GNMT length penalty alpha")
-        .number("max_len_a", [](C& c) -> double& { return c.search.max_len_a; }, 0.0, 100.0,
-                "at most floor(a x source length + b) target tokens")
-        .number("max_len_b", [](C& c) -> double& { return c.search.max_len_b; }, 0.0, 10000.0, "see max_len_a")
-        .integer("dev_beam", &C::dev_beam, 1, 1000, "beam for dev BLEU during training (1 = greedy)");
-  });
-}
-
-DecodeConfig parse_decode(JsonReader& r) {
-  DecodeConfig c = decode_table().parse(r);
-  c.search.bos = kBos;
-  c.search.eos = kEos;
-  return c;
-}
-
-nlohmann::json to_json(const DecodeConfig& c) { return decode_table().to_json(c); }
-
 SubwordPair load_subwords(const NmtDataConfig& c) {
   SubwordPair p;
   if (c.bpe_src.empty()) {
@@ -47,7 +25,7 @@ SubwordPair load_subwords(const NmtDataConfig& c) {
 }
 
 NmtTask::NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
-    : ExampleTask(root, run, parse_nmt_data, parse_nmt_model) {
+    : ExampleTask(root, run) {
   JsonReader cr = root.child("decode");
   dec_ = parse_decode(cr);
   sp_ = load_subwords(data_);
@@ -60,7 +38,7 @@ NmtTask::NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig&, con
                        *sp_.tgt, data_, false, nullptr);
   test_ = read_parallel(split_path(data_, data_.test, data_.src), split_path(data_, data_.test, data_.tgt),
                         *sp_.src, *sp_.tgt, data_, false, nullptr);
-  model_ = std::make_unique<RnnSearch>(mcfg_, sp_.src->size(), sp_.tgt->size(), store_);
+  build_model(sp_);
 }
 
 nlohmann::json NmtTask::resolved() const {

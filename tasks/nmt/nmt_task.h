@@ -7,6 +7,7 @@
 
 #include "corpus/nmt_data.h"
 #include "decode/beam_search.h"
+#include "decode/decode_config.h"
 #include "decode/translator.h"
 #include "model/rnnsearch.h"
 #include "train/cli.h"
@@ -14,39 +15,38 @@
 
 namespace twin::nmt {
 
-struct DecodeConfig {
-  SearchConfig search;                 // beam 10, length-normalised (the paper), for test splits
-  int dev_beam = 1;                    // dev BLEU during training: greedy is 10x cheaper and ranks the same
-};
-const ConfigTable<DecodeConfig>& decode_table();
-DecodeConfig parse_decode(JsonReader& r);
-nlohmann::json to_json(const DecodeConfig& c);
-
 // Subword models of a data config (one joint model serves both sides).
 struct SubwordPair {
   std::shared_ptr<Subword> src, tgt;
 };
 SubwordPair load_subwords(const NmtDataConfig& c);
 
-class NmtTask : public ExampleTask<NmtTask, NmtDataConfig, NmtModelConfig> {
+// An NMT model's parts (train/trained_run.h): what NmtTask trains and `nmt translate` / `nmt average` load, built
+// one way. Its modes take a run folder or any parameter file (model.avg.bin, snapshots/...), so the sections come
+// from the config each parameter file embeds; the vocabularies are the subword models data.* names (nothing is
+// kept beside the model).
+struct NmtParts : RunPartsOf<SubwordPair, RnnSearch, parse_nmt_data, parse_nmt_model, nmt_data_table, nmt_model_table> {
+  static constexpr RunKind kRun{"nmt", "", "", /*param_files=*/true};
+  static std::unique_ptr<Model> make(const ModelConfig& m, const Data&, const Vocabs& v, ParamStore& store) {
+    return std::make_unique<RnnSearch>(m, v.src->size(), v.tgt->size(), store);
+  }
+  static void save_vocabs(const Vocabs&, const Data&, const std::string&) {}
+  static Vocabs load_vocabs(Data& d, const std::string&) { return load_subwords(d); }
+};
+
+class NmtTask : public ExampleTask<NmtTask, NmtParts> {
  public:
   NmtTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   // The task's own keys (data.*, model.*, decode.*) for --print-keys and experiments/KEYS.md.
   static std::vector<KeyDoc> keys() {
-    std::vector<KeyDoc> out = data_model_keys(nmt_data_table(), nmt_model_table());
+    std::vector<KeyDoc> out = ExampleTask::keys();
     append_section_keys(out, "decode", decode_table(), "beam search (decode.*)");
     return out;
   }
   // train.batch_size is the LM's; this task batches by data.batch_tokens and data.max_sentences.
   static UnreadKeys unread_train_keys() { return {{"batch_size", "the nmt task batches by data.batch_tokens and data.max_sentences"}}; }
-  // nmt's modes besides training, for --help (tasks/nmt/nmt_cli.h has their options).
-  static std::string help_modes() {
-    return "Modes:\n"
-           "  nmt translate <run|model.bin> [more models: an ensemble] [--beam N] [--nbest N] [--normalize none|length|gnmt]\n"
-           "                [--alpha A] [--batch N] [--split NAME | --input FILE] [--output FILE] [--attention FILE]\n"
-           "                [--scores FILE.json]      decode stdin, a file or a prepared split (scored with BLEU)\n"
-           "  nmt average <run> [--last K] [--out FILE]   mean of the last K snapshots -> <run>/model.avg.bin\n";
-  }
+  // translate, average (tasks/nmt/nmt_cli.h) and the moved bench.
+  static std::vector<CommandMode> modes();
 
   nlohmann::json resolved() const;
   size_t train_size() const { return train_.src.size(); }
@@ -76,7 +76,6 @@ class NmtTask : public ExampleTask<NmtTask, NmtDataConfig, NmtModelConfig> {
   DecodeConfig dec_;
   SubwordPair sp_;
   Parallel train_, dev_, test_;
-  std::unique_ptr<RnnSearch> model_;
   Scored last_test_, last_dev_;        // the final test and dev evaluations, written out by finish()
 };
 

@@ -14,16 +14,20 @@
 
 namespace twin::snli {
 
-Predictor Predictor::load(const std::string& run_dir) {
-  // snli's data keys are all shared with classify (which adds num_labels), so the model's `kind` marks the task.
-  Predictor p;
-  read_run_sections(p, run_dir, "snli", "lowercase", parse_snli_data, parse_snli_model, "kind");
-  load_run_vocab(
-      run_dir, "snli predict", "vocab.txt", "vocabulary", p.data.dir + "/" + p.data.train + ".tsv",
-      [&] { p.vocab = Vocab::load(run_dir + "/vocab.txt", VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}); },
-      [&] { p.vocab = build_vocab(read_split(p.data, p.data.train), p.data); });
-  load_run_model(p, run_dir, [&](ParamStore& store) { return std::make_unique<SnliModel>(p.model_cfg, p.vocab.size(), store); });
-  return p;
+std::unique_ptr<SnliModel> SnliParts::make(const SnliModelConfig& m, const SnliDataConfig&, const Vocab& v,
+                                            ParamStore& store) {
+  return std::make_unique<SnliModel>(m, v.size(), store);
+}
+
+void SnliParts::save_vocabs(const Vocab& v, const SnliDataConfig&, const std::string& run_dir) {
+  v.save(run_dir + "/vocab.txt");
+}
+
+Vocab SnliParts::load_vocabs(SnliDataConfig& d, const std::string& run_dir) {
+  return load_run_vocab(
+      run_dir, "snli predict", "vocab.txt", "vocabulary", d.dir + "/" + d.train + ".tsv",
+      [&] { return Vocab::load(run_dir + "/vocab.txt", VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}); },
+      [&] { return build_vocab(read_split(d, d.train), d); });
 }
 
 std::vector<Pair> Predictor::read_pairs(const std::vector<std::string>& lines, const std::string& source) const {

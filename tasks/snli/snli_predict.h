@@ -24,9 +24,11 @@
 namespace twin::snli {
 
 // The mode's command line (train/predict_cli.h).
+int predict_main(int argc, char** argv);   // argv[0] is "predict"
 inline constexpr PredictMode kPredictMode{"snli predict",
     "one tokenised \"premise<TAB>hypothesis\" pair per line",
-    "\"label<TAB>probability\" per pair"};
+    "\"label<TAB>probability\" per pair",
+    predict_main};
 
 using Prediction = LabelProbability;   // label 0..2 (label_name() gives its name) and its softmax probability
 
@@ -35,10 +37,17 @@ using Prediction = LabelProbability;   // label 0..2 (label_name() gives its nam
 std::vector<Prediction> label_pairs(const SnliModel& model, const Vocab& vocab, const std::vector<Pair>& pairs,
                                     const BatchingOptions& batching);
 
-// A trained SNLI model loaded from a run folder.
-struct Predictor : TrainedModel<SnliDataConfig, SnliModelConfig, Vocab, SnliModel> {
+// An SNLI run's parts (train/trained_run.h): what SnliTask trains and `snli predict` loads, built one way. snli's
+// data keys are all shared with classify (which adds num_labels), so the model's `kind` marks the task too.
+struct SnliParts : RunPartsOf<Vocab, SnliModel, parse_snli_data, parse_snli_model, snli_data_table, snli_model_table> {
+  static constexpr RunKind kRun{"snli", "lowercase", "kind"};
+  static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
+  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);   // vocab.txt
+  static Vocabs load_vocabs(Data& d, const std::string& run_dir);
+};
 
-  static Predictor load(const std::string& run_dir);
+// A trained SNLI model loaded from a run folder.
+struct Predictor : TrainedRun<Predictor, SnliParts> {
   // The pairs of the lines (lowercased when the run was); `source` names the input in errors
   // ("<source>:<line>: ..."). Labels are unset (0).
   std::vector<Pair> read_pairs(const std::vector<std::string>& lines, const std::string& source) const;
@@ -46,7 +55,5 @@ struct Predictor : TrainedModel<SnliDataConfig, SnliModelConfig, Vocab, SnliMode
     return label_pairs(*model, vocab, pairs, batching);
   }
 };
-
-int predict_main(int argc, char** argv);   // argv[0] is "predict"
 
 }  // namespace twin::snli

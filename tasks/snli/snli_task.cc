@@ -13,10 +13,10 @@
 namespace twin::snli {
 
 SnliTask::SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs&)
-    : ExampleListTask(root, run, parse_snli_data, parse_snli_model) {
+    : ExampleListTask(root, run) {
   read_splits(data_.train, data_.dev, data_.test, [this](const std::string& f) { return read_split(data_, f); });
   vocab_ = build_vocab(train_, data_);
-  model_ = std::make_unique<SnliModel>(mcfg_, vocab_.size(), store_);
+  build_model(vocab_);
   glove_found_ = load_text_embeddings(data_, vocab_, model_->embedding());
   std::fprintf(stderr, "snli: %s (%s): %zu / %zu / %zu pairs, vocabulary %d%s\n", data_.dir.c_str(),
                data_.protocol.c_str(), train_.size(), dev_.size(), test_.size(), vocab_.size(),
@@ -51,7 +51,7 @@ void SnliTask::finish(const std::string& run_dir, nlohmann::json& summary) {
   summary["predictions"] = {{"dev", "predictions/dev.txt"}, {"test", "predictions/test.txt"}};
   summary["train_accuracy"] = score(train_).metrics.at("accuracy");   // of the evaluated model (Table 6 reports it)
   summary["protocol"] = data_.protocol;
-  vocab_.save(RunDir::join(run_dir, "vocab.txt"));   // what `snli predict <run>` reads
+  keep_vocabs(vocab_, run_dir);   // what `snli predict <run>` reads
   summary["embeddings"] = data_.embeddings.empty() ? nlohmann::json("random") : nlohmann::json(data_.embeddings);
   summary["embedding_rows_from_file"] = glove_found_;
   summary["params_without_embeddings"] =

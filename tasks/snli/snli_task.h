@@ -14,12 +14,10 @@
 
 namespace twin::snli {
 
-class SnliTask : public ExampleListTask<SnliTask, SnliDataConfig, SnliModelConfig, Pair, ScoredLabels, pair_length> {
+class SnliTask : public ExampleListTask<SnliTask, SnliParts, Pair, ScoredLabels, pair_length> {
  public:
   SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
-  // The task's own keys (data.*, model.*) for --print-keys and experiments/KEYS.md.
-  static std::vector<KeyDoc> keys() { return data_model_keys(snli_data_table(), snli_model_table()); }
-  static std::string help_modes() { return modes_text(kPredictMode); }
+  static std::vector<CommandMode> modes() { return {as_mode(kPredictMode)}; }
   static constexpr const char *kName = "snli", *kBatchUnits = "pairs", *kPrimary = "accuracy";
 
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
@@ -30,7 +28,6 @@ class SnliTask : public ExampleListTask<SnliTask, SnliDataConfig, SnliModelConfi
  private:
   Vocab vocab_;
   long glove_found_ = 0;
-  std::unique_ptr<SnliModel> model_;
 };
 
 }  // namespace twin::snli

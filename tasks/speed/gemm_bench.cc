@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -25,7 +26,8 @@
 #include "base/gemm_dnnl.h"
 #include "ops/linalg.h"
 #include "speed_bench.h"
-#include "train/cli.h"
+#include "train/args.h"
+#include "train/exit_codes.h"
 #include "train/records_csv.h"
 #include "train/run_dir.h"
 
@@ -51,9 +53,17 @@ double time_best(int reps, const std::function<void()>& f) {
   return best;
 }
 
-const char* kUsage = "usage: gemm_bench [--threads N[,N...]] [--reps R] [--rounds N] [--out PREFIX]";
-
-int positive(const std::string& flag, const std::string& v) { return static_cast<int>(twin::parse_int_flag(flag, v, 1, 1000)); }
+twin::CommandSpec gemm_bench_command() {
+  twin::CommandSpec c("gemm_bench", "", "");
+  c.about = "Times every product shape of our models in Eigen (serial, split by columns), OpenBLAS, BLIS and\n"
+            "oneDNN at each thread count and prints which is fastest. What the routing takes from it:\n"
+            "results/gemm_bench.md and core/base/gemm.h.\n";
+  c.options = {{"--threads", "N[,N...]", "the thread counts (default 2)"},
+               {"--reps", "R", "repetitions per product, the best kept (default 7)"},
+               {"--rounds", "N", "the libraries in turn N times, each one's median kept (default 1)"},
+               {"--out", "PREFIX", "writes PREFIX.json/.md/.csv"}};
+  return c;
+}
 
 // One thread count: prints the table and appends one JSON row per shape x form to `rows`.
 void bench(int threads, int reps, int rounds, nlohmann::json& rows, std::string& md);
@@ -61,41 +71,19 @@ void bench(int threads, int reps, int rounds, nlohmann::json& rows, std::string&
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> thread_list = {2};
-  int reps = 7, rounds = 1;
-  std::string out;
-  std::string cmd = "build/bin/gemm_bench";
-  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-    std::printf("%s\n\nTimes every product shape of our models in Eigen (serial, split by columns), OpenBLAS, BLIS and\n"
-                "oneDNN at each thread count (default 2; reps 7, best kept; --rounds N: the libraries in turn N\n"
-                "times, each one's median kept) and prints which is fastest; --out writes\n"
-                "PREFIX.json/.md/.csv. What the routing takes from it: results/gemm_bench.md and core/base/gemm.h.\n",
-                kUsage);
-    return 0;
-  }
-  try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      cmd += " " + a;
-      TW_CHECK(a == "--threads" || a == "--reps" || a == "--rounds" || a == "--out", "unknown argument '", a, "'; ",
-               kUsage);
-      TW_CHECK(i + 1 < argc, a, " needs a value; ", kUsage);
-      const std::string v = argv[++i];
-      cmd += " " + v;
-      if (a == "--reps") {
-        reps = positive(a, v);
-      } else if (a == "--rounds") {
-        rounds = positive(a, v);
-      } else if (a == "--out") {
-        out = v;
-      } else {
-        thread_list.clear();
-        for (size_t p = 0; p <= v.size();) {
-          const size_t c = std::min(v.find(',', p), v.size());
-          thread_list.push_back(positive(a, v.substr(p, c - p)));
-          p = c + 1;
-        }
-      }
+  return twin::run_with_exit_codes("gemm_bench", [&] {
+    const std::optional<twin::ParsedArgs> p = twin::parse_args_or_help(gemm_bench_command(), argc, argv);
+    if (!p) return 0;
+    std::string cmd = "build/bin/gemm_bench";
+    for (int i = 1; i < argc; ++i) cmd += std::string(" ") + argv[i];
+    const int reps = static_cast<int>(p->integer("--reps", 1, 1000, 7));
+    const int rounds = static_cast<int>(p->integer("--rounds", 1, 1000, 1));
+    const std::string out = p->text("--out"), threads = p->text("--threads", "2");
+    std::vector<int> thread_list;
+    for (size_t at = 0; at <= threads.size();) {
+      const size_t c = std::min(threads.find(',', at), threads.size());
+      thread_list.push_back(static_cast<int>(twin::parse_int_flag("--threads", threads.substr(at, c - at), 1, 1000)));
+      at = c + 1;
     }
     nlohmann::json rows = nlohmann::json::array();
     std::string md;
@@ -114,10 +102,7 @@ int main(int argc, char** argv) {
       std::printf("wrote %s.json, %s.md and %s.csv\n", out.c_str(), out.c_str(), out.c_str());
     }
     return 0;
-  } catch (const twin::Error& e) {
-    std::fprintf(stderr, "gemm_bench: error: %s\n", e.what());
-    return 2;
-  }
+  });
 }
 
 namespace {

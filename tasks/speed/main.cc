@@ -8,9 +8,10 @@
 // per step (base/profile.h); profiling itself costs a clock read per op, so use it apart from the figures.
 // The first form runs the speed task (speed_bench.h) and writes <out>.json, <out>.md and <out>.csv; prints the
 // markdown table.
-// Every user error is one line on stderr and exit code 2.
+// Every user error is one line on stderr and exit code 2; --help (of speed, speed nmt or speed --csv) prints the
+// command line of each (train/args.h).
 #include <cstdio>
-#include <cstring>
+#include <optional>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "base/profile.h"
 #include "nmt_bench.h"
 #include "speed_bench.h"
+#include "train/args.h"
 #include "train/exit_codes.h"
 #include "train/experiment.h"
 #include "train/records_csv.h"
@@ -26,9 +28,30 @@
 
 namespace {
 
+using namespace twin;
+
+CommandSpec speed_command() {
+  CommandSpec c("speed", "<experiment.json>", "experiment file");
+  c.about = "Measures training and inference words/s of the word LM for every cell x shape x thread count of\n"
+            "the experiment (experiments/speed/lm.json) and writes <out>.json/.md/.csv and prints the markdown table;\n"
+            "the machine block of every report names the matrix-product kernels in use (README, Speed).\n";
+  c.options = {set_option(),
+               {"--quiet", "", "no progress lines", OptionSpec::kSwitch},
+               {"--profile", "", "print, per configuration, where each step's time goes (also TWIN_PROFILE=1)",
+                OptionSpec::kSwitch}};
+  return c;
+}
+
+CommandSpec csv_command() {
+  CommandSpec c("speed --csv", "<report.json>...", "report .json");
+  c.many = true;
+  c.summary = "writes <report>.csv beside each report of ours (this tool's records, speed nmt's or gemm_bench's\n"
+              "rows) without rerunning it";
+  return c;
+}
+
 // "results/speed/lm.json" -> "results/speed/lm.csv"; the report's records as CSV.
 std::string write_csv_beside(const std::string& report_path) {
-  using namespace twin;
   TW_CHECK(report_path.size() > 5 && report_path.compare(report_path.size() - 5, 5, ".json") == 0,
            "--csv ", report_path, ": expected a .json report");
   const nlohmann::json doc = parse_json_text(read_file(report_path), report_path);
@@ -46,52 +69,32 @@ std::string write_csv_beside(const std::string& report_path) {
   return out;
 }
 
+int csv_main(int argc, char** argv) {
+  const std::optional<ParsedArgs> p = parse_args_or_help(csv_command(), argc, argv);
+  if (!p) return 0;
+  for (const std::string& report : p->operands) std::printf("wrote %s\n", write_csv_beside(report).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace twin;
-  const char* usage =
-      "usage: speed <experiment.json> [--set key=value ...] [--quiet] [--profile] | speed --csv <report.json>... | "
-      "speed nmt <experiment.json> [flags]";
-  // Errors of `speed nmt` name that mode, as the nmt binary's modes do ("nmt translate: error: ...").
-  const bool nmt = argc > 1 && !std::strcmp(argv[1], "nmt");
-  const char* prog = nmt ? "speed nmt" : "speed";
-  if (!nmt && argc == 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) {
-    std::printf("%s\n\nMeasures training and inference words/s of the word LM for every cell x shape x thread count of\n"
-                "the experiment (experiments/speed/lm.json) and writes <out>.json/.md/.csv; `speed nmt --help` for\n"
-                "RNNSearch. --profile prints where each step's time goes; the machine block of every report names\n"
-                "the matrix-product kernels in use (README, Speed).\n", usage);
-    return 0;
-  }
-  return run_with_exit_codes(prog, [&] {
-    if (nmt) return speed::nmt_bench_main(argc - 1, argv + 1);
-    if (argc > 1 && !std::strcmp(argv[1], "--csv")) {
-      TW_CHECK(argc > 2, "--csv needs at least one report .json; ", usage);
-      for (int i = 2; i < argc; ++i) std::printf("wrote %s\n", write_csv_beside(argv[i]).c_str());
+  const std::vector<CommandMode> modes = {{"nmt", speed::nmt_bench_command(), speed::nmt_bench_main},
+                                   {"--csv", csv_command(), csv_main}};
+  if (const std::optional<int> rc = run_named_mode("speed", modes, argc, argv)) return *rc;
+  return run_with_exit_codes("speed", [&] {
+    CommandSpec spec = speed_command();
+    const ParsedArgs p = parse_args(spec, argc, argv);
+    if (p.stop == "--help") {
+      spec.notes = modes_text(modes);
+      std::printf("%s", help_text(spec).c_str());
       return 0;
     }
-    std::string config;
-    std::vector<std::string> overrides;
-    bool quiet = false;
-    for (int i = 1; i < argc; ++i) {
-      if (!std::strcmp(argv[i], "--set")) {
-        TW_CHECK(i + 1 < argc, "--set needs key=value; ", usage);
-        overrides.emplace_back(argv[++i]);
-      } else if (!std::strcmp(argv[i], "--quiet")) {
-        quiet = true;
-      } else if (!std::strcmp(argv[i], "--profile")) {
-        profile::set_enabled(true);
-      } else if (argv[i][0] == '-' || !config.empty()) {
-        TW_FAIL("unexpected argument '", argv[i], "'; ", usage);
-      } else {
-        config = argv[i];
-      }
-    }
-    TW_CHECK(!config.empty(), "no experiment file given; ", usage);
-    Experiment exp = Experiment::load(config, overrides);
+    if (p.given("--profile")) profile::set_enabled(true);
+    Experiment exp = Experiment::load(p.operands.front(), p.texts("--set"));
     JsonReader r = exp.reader();
     const speed::SpeedConfig cfg = speed::parse_speed_config(r);
-    const speed::SpeedReport rep = speed::run_speed(cfg, !quiet);
+    const speed::SpeedReport rep = speed::run_speed(cfg, !p.given("--quiet"));
     speed::write_speed_report(cfg, rep);
     std::printf("%s\nwrote %s.json, %s.md and %s.csv\n", speed::report_markdown(cfg, rep).c_str(), cfg.out.c_str(),
                 cfg.out.c_str(), cfg.out.c_str());

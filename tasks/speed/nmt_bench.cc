@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "optim/clip.h"
 #include "optim/optimizer.h"
 #include "train/experiment.h"
+#include "train/args.h"
 #include "train/cli.h"
 #include "train/records_csv.h"
 
@@ -40,41 +42,35 @@ std::vector<std::string> split_commas(const std::string& s) {
 }
 }  // namespace
 
+CommandSpec nmt_bench_command() {
+  CommandSpec c("speed nmt", "<experiment.json>", "experiment file");
+  c.about = "Measures RNNSearch training and beam-search decoding target tokens/s per cell on the experiment's\n"
+            "data, or with --shaped-corpus V on a generated corpus of vocabulary V (sentence length L, N pairs).\n";
+  c.options = {set_option(),
+               {"--cells", "a,b,c", "the cells to measure (default: atr,gru,lstm)"},
+               {"--steps", "N", "training steps measured, after 3 warm-up steps (default 20)"},
+               {"--sentences", "N", "test sentences decoded (default 100)"},
+               {"--threads", "N", "threads (default 1)"},
+               {"--out", "PREFIX", "writes PREFIX.json, PREFIX.md and PREFIX.csv"},
+               {"--shaped-corpus", "V", "a generated corpus of V pieces per side instead of the experiment's data",
+                OptionSpec::kValue, "[--shaped-corpus V [--shaped-len L] [--shaped-pairs N]]"},
+               {"--shaped-len", "L", "its mean sentence length in words (default 26)", OptionSpec::kValue, "-"},
+               {"--shaped-pairs", "N", "its training pairs (default 4000)", OptionSpec::kValue, "-"}};
+  c.summary = "the NMT benchmark (the ATR paper's Table 4 for translation), once `nmt bench`";
+  return c;
+}
+
 int nmt_bench_main(int argc, char** argv) {
-  const char* usage =
-      "usage: speed nmt <experiment.json> [--set k=v ...] [--cells a,b,c] [--steps N] [--sentences N] "
-      "[--threads N] [--out PREFIX] [--shaped-corpus V [--shaped-len L] [--shaped-pairs N]]";
-  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-    std::printf("%s\n\nMeasures RNNSearch training and beam-search decoding target tokens/s per cell on the experiment's\n"
-                "data (defaults: atr,gru,lstm, 20 steps, 100 sentences, 1 thread), or with --shaped-corpus V on a\n"
-                "generated corpus of vocabulary V (sentence length L, N pairs); --out writes PREFIX.json/.md/.csv.\n",
-                usage);
-    return 0;
-  }
-  std::string config, out;
-  std::vector<std::string> overrides, cells = {"atr", "gru", "lstm"};
-  int steps = 20, sentences = 100, threads = 1, shaped_vocab = 0, shaped_len = 26, shaped_pairs = 4000;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      TW_CHECK(i + 1 < argc, a, " needs a value; ", usage);
-      return argv[++i];
-    };
-    auto count = [&]() -> int { return static_cast<int>(parse_int_flag(a, value(), 1, 1000000)); };
-    if (a == "--set") overrides.push_back(value());
-    else if (a == "--cells") cells = split_commas(value());
-    else if (a == "--steps") steps = count();
-    else if (a == "--sentences") sentences = count();
-    else if (a == "--threads") threads = count();
-    else if (a == "--out") out = value();
-    else if (a == "--shaped-corpus") shaped_vocab = count();
-    else if (a == "--shaped-len") shaped_len = count();
-    else if (a == "--shaped-pairs") shaped_pairs = count();
-    else if (!a.empty() && a[0] == '-') TW_FAIL("unknown flag '", a, "'; ", usage);
-    else config = a;
-  }
-  TW_CHECK(!config.empty(), "no experiment file given; ", usage);
-  TW_CHECK(steps > 0 && sentences > 0 && threads > 0 && !cells.empty(), "--steps, --sentences, --threads must be > 0");
+  const std::optional<ParsedArgs> p = parse_args_or_help(nmt_bench_command(), argc, argv);
+  if (!p) return 0;
+  auto count = [&](const char* flag, int fallback) { return static_cast<int>(p->integer(flag, 1, 1000000, fallback)); };
+  const std::string config = p->operands.front(), out = p->text("--out");
+  std::vector<std::string> overrides = p->texts("--set");
+  const std::vector<std::string> cells = split_commas(p->text("--cells", "atr,gru,lstm"));
+  const int steps = count("--steps", 20), sentences = count("--sentences", 100), threads = count("--threads", 1);
+  const int shaped_vocab = count("--shaped-corpus", 0), shaped_len = count("--shaped-len", 26);
+  const int shaped_pairs = count("--shaped-pairs", 4000);
+  TW_CHECK(!cells.empty(), "--cells names no cell");
   set_num_threads(threads);
   std::string shaped_dir;
   if (shaped_vocab > 0) {
@@ -149,8 +145,7 @@ int nmt_bench_main(int argc, char** argv) {
   }
   std::printf("%s", md.c_str());
   if (!out.empty()) {
-    std::string cmd = "build/bin/speed";   // argv[0] is "nmt"
-    for (int i = 0; i < argc; ++i) cmd += std::string(" ") + argv[i];
+    const std::string cmd = "build/bin/speed " + p->command_line;   // argv[0] is "nmt"
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
