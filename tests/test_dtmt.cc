@@ -79,7 +79,7 @@ TEST(DtmtCells, LgruWithBiasesEqualsTheEquationsMatrixByMatrix) {
   Mat x(2, I), h(2, H);
   x << 0.3, -1.1, 0.8, 0.2;
   h << -0.5, 0.4, 0.1, 0.9, -0.2, 0.6;
-  auto bias = [&](int j) { return block(b, j, H).replicate(2, 1); };
+  auto bias = [&](int j) -> Mat { return block(b, j, H).replicate(2, 1); };
   const Mat z = sigm(x * block(W, 0, H) + h * block(U, 0, H) + bias(0));
   const Mat r = sigm(x * block(W, 1, H) + h * block(U, 1, H) + bias(1));
   const Mat l = sigm(x * block(W, 2, H) + h * block(U, 2, H) + bias(2));
