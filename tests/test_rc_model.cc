@@ -1,14 +1,16 @@
 // The reading-comprehension R-Net (tasks/rc/rc_model.h): the span decoder on hand-computed cases; padding (appended
 // positions in passage and question, with random word and character ids there) never changes the logits at real
 // positions nor the predicted span, for atr, lstm, gru, lrn and sru; the training loss is finite with dropout and
-// its backward reaches the parameters; training a tiny model lowers its loss on a toy batch; bad batches are refused naming the
-// question; the parameter counts at the paper's sizes, beside the LRN paper's.
+// its backward reaches the parameters; training a tiny model lowers its loss on a toy batch; bad batches are
+// refused naming the question; model.* defaults and a misspelt key; the parameter counts at the paper's sizes,
+// beside the LRN paper's.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <iostream>
 
 #include "base/check.h"
+#include "base/json_reader.h"
 #include "graph/graph.h"
 #include "graph/init.h"
 #include "optim/optimizer.h"
@@ -164,6 +166,33 @@ TEST(RcModel, BadBatchesAreRefusedNamingTheQuestion) {
   RcBatch b = Toy().batch();
   b.passage_words[0] = kWords;
   EXPECT_THROW(m.predict_spans(b), Error);
+}
+
+// model.* defaults are R-Net's (config.py); a partial section keeps the other defaults; a bad value is refused
+// naming the key.
+TEST(RcModel, ConfigDefaultsAreRNetsAndBadKeysAreRefused) {
+  JsonReader empty(nlohmann::json::object(), "x.json", "model");
+  const RcModelConfig d = parse_rc_model(empty);
+  EXPECT_EQ(d.cell.type, "gru");
+  EXPECT_EQ(d.cell.hidden, 75);
+  EXPECT_EQ(d.char_dim, 8);
+  EXPECT_EQ(d.char_hidden, 100);
+  EXPECT_EQ(d.layers, 3);
+  EXPECT_EQ(d.ans_limit, 15);
+  EXPECT_DOUBLE_EQ(d.dropout, 0.3);
+  EXPECT_DOUBLE_EQ(d.ptr_dropout, 0.3);
+  EXPECT_TRUE(d.freeze_words);
+  JsonReader lrn(nlohmann::json{{"cell", {{"type", "lrn"}}}}, "x.json", "model");
+  const RcModelConfig l = parse_rc_model(lrn);
+  EXPECT_EQ(l.cell.type, "lrn");
+  EXPECT_EQ(l.cell.hidden, 75);
+  JsonReader bad(nlohmann::json{{"ans_limt", 15}}, "x.json", "model");
+  try {
+    parse_rc_model(bad);
+    ADD_FAILURE() << "model.ans_limt was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ans_limt"), std::string::npos) << e.what();
+  }
 }
 
 // Trainable parameters (the fixed word vectors excluded, as TensorFlow's trainable_variables, which the LRN paper

@@ -5,7 +5,9 @@
 // question; with noise_seed != 0 the padded positions get random word and character ids instead of 0 (the model
 // must read the masks, never the ids, to know padding).
 #pragma once
+#include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "rc_batch.h"
