@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <iostream>
+#include <tuple>
 
 #include "base/check.h"
 #include "base/json_reader.h"
@@ -82,13 +84,21 @@ TEST_P(RcModelCells, PaddingNeverChangesTheLogitsAtRealPositionsNorTheSpans) {
   };
   const auto [s0, e0] = run(plain);
   const auto [s1, e1] = run(padded);
+  // At this initialisation the logits are small (about 1e-4: Glorot weights without biases keep the whole
+  // network in its small-signal regime) and differ between positions by 1e-6 or more, so an absolute tolerance
+  // would make the check vacuous. Each question's tolerance is 1e-3 of its logits' spread over the real positions,
+  // and that spread must be there (a model whose logits ignore the passage would pass a padding check trivially).
   for (Index q = 0; q < 3; ++q) {
     const Index len = static_cast<Index>(toy.passages[static_cast<size_t>(q)].size());
-    for (Index t = 0; t < len; ++t) {
-      EXPECT_NEAR(s1(q, t), s0(q, t), 1e-5 * (1 + std::abs(s0(q, t)))) << "question " << q << " position " << t;
-      EXPECT_NEAR(e1(q, t), e0(q, t), 1e-5 * (1 + std::abs(e0(q, t)))) << "question " << q << " position " << t;
+    for (const auto& [a0, a1, what] : {std::tuple(&s0, &s1, "start"), std::tuple(&e0, &e1, "end")}) {
+      const auto real = a0->row(q).head(len);
+      const double spread = real.maxCoeff() - real.minCoeff();
+      EXPECT_GT(spread, 1e-3 * real.cwiseAbs().maxCoeff()) << what << " logits of question " << q << " are uniform";
+      EXPECT_GT(spread, 1e-7) << what << " logits of question " << q;
+      for (Index t = 0; t < len; ++t)
+        EXPECT_NEAR((*a1)(q, t), (*a0)(q, t), 1e-3 * spread) << what << ", question " << q << " position " << t;
+      for (Index t = len; t < padded.passage_len; ++t) EXPECT_LT((*a1)(q, t), -1e29) << "padded " << what << " logit";
     }
-    for (Index t = len; t < padded.passage_len; ++t) EXPECT_LT(s1(q, t), -1e29) << "padded start logit";
   }
   EXPECT_EQ(m.predict_spans(plain), m.predict_spans(padded));
   // The spans are real: inside each passage, no longer than ans_limit.
@@ -121,33 +131,41 @@ TEST_P(RcModelCells, TrainingLossWithDropoutIsFiniteAndReachesTheParameters) {
 
 INSTANTIATE_TEST_SUITE_P(Cells, RcModelCells, ::testing::Values("atr", "lstm", "gru", "lrn", "sru"));
 
+// Three initialisations (parameter seeds), GRU cells (R-Net's), Adam at lr 0.01. Why not one seed, nor ATR at
+// lr 0.05 as first written: this deep model on three questions sits on a plateau at the start (the loss is within
+// 1e-4 of the uniform 2 ln 40 = 7.3778), and which runs leave it is chaotic: ATR at lr 0.05 from seed 23 reached
+// 2.69 in one binary and stayed at 7.3778 in another that differed only in which library objects were linked
+// (rounding-level differences from step 1 on). Measured here, GRU at lr 0.01, seeds 1..5 and 23: 0.34 .. 2.12
+// after 150 steps in both binaries (ATR: 0.09 .. 5.6).
 TEST(RcModel, TrainingOnAToyBatchLowersItsLoss) {
-  ParamStore store(23);
-  RcModelConfig c = small_config("atr");
-  c.dropout = c.ptr_dropout = 0;
-  RcModel m(c, kWords, kChars, store);
-  Rng fill(9);
-  init::uniform(Real(0.5))(m.word_embedding().table().value, fill);
-  const Toy toy;
-  const RcBatch b = toy.batch();
-  OptimConfig oc;
-  oc.name = OptimKind::kAdam;
-  oc.lr = 0.05;
-  auto opt = make_optimizer(oc);
-  Graph g;
-  Rng rng(1);
-  Real first = 0, last = 0;
-  for (int step = 0; step < 150; ++step) {
-    g.clear();
-    store.zero_grad();
-    Var loss = m.summed_loss(g, b, rng, true);
-    last = loss.val()(0, 0);
-    if (step == 0) first = last;
-    g.backward(loss);
-    opt->step(store, static_cast<Real>(oc.lr));
+  for (const std::uint64_t seed : {23, 2, 4}) {
+    ParamStore store(seed);
+    RcModelConfig c = small_config("gru");
+    c.dropout = c.ptr_dropout = 0;
+    RcModel m(c, kWords, kChars, store);
+    Rng fill(9);
+    init::uniform(Real(0.5))(m.word_embedding().table().value, fill);
+    const Toy toy;
+    const RcBatch b = toy.batch();
+    OptimConfig oc;
+    oc.name = OptimKind::kAdam;
+    oc.lr = 0.01;
+    auto opt = make_optimizer(oc);
+    Graph g;
+    Rng rng(1);
+    Real first = 0, last = 0;
+    for (int step = 0; step < 150; ++step) {
+      g.clear();
+      store.zero_grad();
+      Var loss = m.summed_loss(g, b, rng, true);
+      last = loss.val()(0, 0);
+      if (step == 0) first = last;
+      g.backward(loss);
+      opt->step(store, static_cast<Real>(oc.lr));
+    }
+    EXPECT_NEAR(first, 2 * std::log(40.0), 1e-3) << "seed " << seed << ": near-uniform spans at the start";
+    EXPECT_LT(last, 0.5 * first) << "seed " << seed << ": first " << first << " last " << last;
   }
-  // Measured: 7.38 -> 2.69 (it plateaus near there: 2.78 after 400 steps, so it is no full memorisation).
-  EXPECT_LT(last, 0.5 * first) << "first " << first << " last " << last;
 }
 
 TEST(RcModel, BadBatchesAreRefusedNamingTheQuestion) {
