@@ -2,7 +2,7 @@
 (mean over units of g_k, Eq. 10; the last row of the dependency matrix) as a heat strip under the tokens, and,
 when the full matrix is known, how each token's weight evolves over the later steps (the "forget chain").
 Source, first found:
-  run_dir/memory.json, the classification task's --memory dump (tasks/classify/classify_task.cc memory_report):
+  run_dir/memory.json, the classification task's --memory dump (tasks/classify/classify_memory_report.cc memory_report):
     {"cell", "exact", "sentences": [{"tokens", "weights": [T] final-state weights, "weights_by_step": rows
     k = 0..t, "label", "predicted", "probabilities", "source", ...}]}; a bare {"tokens", "weights"} (a vector or
     the [t][k] matrix) is read too. Default sentence: the first (the task puts the LRN paper's "great" first).

@@ -355,7 +355,36 @@ def cell_key(cell):
         key += f"_rb{cell['recurrent_bound']:g}"
     if cell.get("forget_lower_bound", 0.0):
         key += f"_lb{cell['forget_lower_bound']:g}"
+    for name, default in cell_option_defaults().items():   # an option added since, without a short name here
+        if name not in CELL_KEYS_NAMED and name in cell and cell[name] != default:
+            v = cell[name]
+            key += (f"_{name}" if v else f"_no_{name}") if isinstance(v, bool) else (
+                f"_{name}{v:g}" if isinstance(v, (int, float)) else f"_{name}_{v}")
     return key
+
+
+# The model.cell keys cell_key names above (or, for type, starts with), and those that set a run's size or initial
+# values rather than which cell it is (never in a key). Any other model.cell key of experiments/KEYS.md (generated
+# from the binaries' tables) at a value other than its default is named "_<key><value>", so that an option added in
+# core/rnn keeps its runs apart from the plain cell's without an edit here (a short name above is optional).
+CELL_KEYS_NAMED = {"type", "output", "content", "layer_norm", "input_tanh", "coupled", "bias", "forget_bias",
+                   "highway_bias", "gru_reset_after", "transitions", "candidate", "normalize_gates", "filter_width",
+                   "recurrent_bound", "forget_lower_bound", "hidden", "init", "init_scale", "bias_init"}
+KEYS_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "experiments", "KEYS.md")
+_CELL_DEFAULTS = {}
+
+
+def cell_option_defaults(path=KEYS_MD):
+    """{key: default} of every `model.cell.<key>` row of experiments/KEYS.md (its default column is JSON)."""
+    if path not in _CELL_DEFAULTS:
+        rows = {}
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                m = re.match(r"\| `model\.cell\.(\w+)` \| \w+ \| `([^`]*)` \|", line)
+                if m:
+                    rows[m.group(1)] = json.loads(m.group(2))
+        _CELL_DEFAULTS[path] = rows
+    return _CELL_DEFAULTS[path]
 
 
 def cell_sort_key(key):

@@ -81,6 +81,38 @@ def read_stats(path, kind):
     return rows.reshape(-1, len(header))
 
 
+class SeededRun:
+    """One seeded run folder as the tables read it: summary.json, its test `metric`, its stats/test.tsv rows (None
+    when missing: no significance for it) and why it diverged ("" when it did not)."""
+
+    def __init__(self, summary, value, rows, diverged):
+        self.summary, self.value, self.rows, self.diverged = summary, value, rows, diverged
+
+
+def read_seeded_run(d, metric, kind, script=SCRIPT):
+    """The SeededRun of run folder d, or None when its summary.json cannot be read or holds no test `metric`;
+    each problem reported on stderr in `script`'s name (a diverged run: "left out", with no statistics read)."""
+    try:
+        summary = read_json(os.path.join(d, "summary.json"))
+        value = summary["test"][metric]
+    except RunError as e:
+        report(script, e.path, e.what)
+        return None
+    except (KeyError, TypeError):
+        report(script, os.path.join(d, "summary.json"), f"no test {metric}")
+        return None
+    why = run_divergence(d, summary)
+    if why:
+        report(script, d, f"diverged ({why})", "left out")
+        return SeededRun(summary, value, None, why)
+    try:
+        rows = read_stats(os.path.join(d, "stats", "test.tsv"), kind)
+    except RunError as e:
+        report(script, e.path, e.what, "no significance for")
+        rows = None
+    return SeededRun(summary, value, rows, "")
+
+
 class SeedData(dict):
     """load()'s {protocol key: {cell: [runs]}}, with .left_out: {protocol key: [(run dir, why)]}, the seeded runs
     of a protocol left out because they diverged."""
@@ -109,23 +141,12 @@ def load_dirs(dirs):
             pm = re.match(pattern, m.group("base"))
             if not pm:
                 continue
-            try:
-                summary = read_json(os.path.join(d, "summary.json"))
-                value = summary["test"][metric]
-            except RunError as e:
-                report(SCRIPT, e.path, e.what)
-                break
-            why = run_divergence(d, summary)
-            if why:   # never in a mean: its number is not a draw of the recipe
-                report(SCRIPT, d, f"diverged ({why})", "left out")
-                out.left_out.setdefault(key, []).append((d, why))
-                break
-            try:
-                rows = read_stats(os.path.join(d, "stats", "test.tsv"), kind)
-            except RunError as e:
-                report(SCRIPT, e.path, e.what, "no significance for")
-                rows = None
-            out.setdefault(key, {}).setdefault(pm.group("cell"), []).append((int(m.group("seed")), d, value, rows))
+            run = read_seeded_run(d, metric, kind)
+            if run is not None and run.diverged:   # never in a mean: its number is not a draw of the recipe
+                out.left_out.setdefault(key, []).append((d, run.diverged))
+            elif run is not None:
+                out.setdefault(key, {}).setdefault(pm.group("cell"), []).append(
+                    (int(m.group("seed")), d, run.value, run.rows))
             break
     for cells in out.values():
         for runs in cells.values():
@@ -225,6 +246,15 @@ def fmt_cmp(c, scale, digits):
             f"{welch}")
 
 
+def cmp_csv(c, scale):
+    """compare()'s result as the five CSV cells delta, lo95, hi95, p_bootstrap, p_welch (empty when c is None)."""
+    if c is None:
+        return [""] * 5
+    b = c["boot"]
+    return [f"{b['delta'] * scale:.6g}", f"{b['ci95'][0] * scale:.6g}", f"{b['ci95'][1] * scale:.6g}", f"{b['p']:.6g}",
+            f"{c['welch']['p']:.6g}" if c["welch"] else ""]
+
+
 def build(data, base_dir, heading="#"):
     rel = lambda p: os.path.relpath(p, base_dir)
     lines = [f"{heading} Cell comparisons over seeds, with paired significance", "",
@@ -258,14 +288,9 @@ def build(data, base_dir, heading="#"):
                          f"{st['max']:.{digits}f} | {', '.join(map(str, st['seeds']))} | "
                          f"{fmt_cmp(st['best'], scale, digits) if cell != best else '(best)'} | "
                          f"{fmt_cmp(st['lstm'], scale, digits) if cell != 'lstm' else '(LSTM)'} |")
-            for ref in ("best", "lstm"):
-                c = st[ref]
-                st[ref + "_csv"] = ([f"{c['boot']['delta'] * scale:.6g}", f"{c['boot']['ci95'][0] * scale:.6g}",
-                                     f"{c['boot']['ci95'][1] * scale:.6g}", f"{c['boot']['p']:.6g}",
-                                     f"{c['welch']['p']:.6g}" if c["welch"] else ""] if c else [""] * 5)
             rows_csv.append([key, cell, st["n"], f"{st['mean']:.6g}", f"{st['sd']:.6g}" if st["sd"] is not None else "",
                              f"{st['min']:.6g}", f"{st['max']:.6g}", " ".join(map(str, st["seeds"]))]
-                            + st["best_csv"] + st["lstm_csv"])
+                            + cmp_csv(st["best"], scale) + cmp_csv(st["lstm"], scale))
         runs = [r[1] for st in stats.values() for r in st["runs"]]
         lines += ["", "Runs: " + ", ".join(f"[`{os.path.basename(d)}`]({rel(d)})" for d in sorted(runs)), ""]
         lines += left_line
@@ -277,13 +302,19 @@ CSV_HEADER = ["protocol", "cell", "n", "mean", "sd", "min", "max", "seeds",
               "d_lstm", "d_lstm_lo95", "d_lstm_hi95", "p_lstm_bootstrap", "p_lstm_welch"]
 
 
+def write_generated(out, lines, script, csv_header, rows, counted):
+    """A table script's output: `lines` and the line that says which script generated them to out (markdown), its
+    CSV table (csv_header, rows) beside it; prints what it wrote (len(rows) `counted`); returns both paths."""
+    lines = lines + [f"Generated by `make tables` (`plots/{script}`). " + csv_note([csv_path(out)], out)]
+    write_text(out, "\n".join(lines) + "\n")
+    write_csv(csv_path(out), csv_header, rows)
+    print(f"{script}: wrote {out} and {csv_path(out)} ({len(rows)} {counted})")
+    return [out, csv_path(out)]
+
+
 def write(data, out):
     lines, rows = build(data, os.path.dirname(out) or ".")
-    lines += ["Generated by `make tables` (`plots/seeds_table.py`). " + csv_note([csv_path(out)], out)]
-    write_text(out, "\n".join(lines) + "\n")
-    write_csv(csv_path(out), CSV_HEADER, rows)
-    print(f"{SCRIPT}: wrote {out} and {csv_path(out)} ({len(rows)} cells)")
-    return [out, csv_path(out)]
+    return write_generated(out, lines, SCRIPT, CSV_HEADER, rows, "cells")
 
 
 def main():

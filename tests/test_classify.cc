@@ -117,10 +117,10 @@ TEST(ClassifyTask, MemoryFlagWritesMemoryJson) {
   ClassifyTask t2(root2, rc, tc, fa);
   std::vector<Example> chosen;
   std::vector<std::string> sources;
-  t2.memory_sentences(chosen, sources);
+  memory_sentences(t2.memory_request(), t2.memory_subject(), chosen, sources);
   ASSERT_EQ(chosen.size(), 2u);
   EXPECT_EQ(sources[1], "file:3");
-  const nlohmann::json rep = t2.memory_report(chosen, sources);
+  const nlohmann::json rep = memory_report(t2.memory_subject(), chosen, sources);
   EXPECT_TRUE(rep["sentences"][0]["label"].is_null());
   EXPECT_EQ(rep["sentences"][0]["unknown"], nlohmann::json::array({0}));   // "a" is not in the toy vocabulary
 }

@@ -195,7 +195,9 @@ const nlohmann::json& need(const nlohmann::json& obj, const char* key, bool arra
   return *it;
 }
 
-nlohmann::json parse_file(const std::string& path) {
+}  // namespace
+
+nlohmann::json squad_read_json(const std::string& path) {
   std::string text;
   for (const std::string& line : read_lines(path)) (text += line) += '\n';   // JSON strings hold no raw newline
   try {
@@ -204,8 +206,6 @@ nlohmann::json parse_file(const std::string& path) {
     TW_FAIL(path, ": not JSON (", e.what(), ")");
   }
 }
-
-}  // namespace
 
 std::vector<SquadQuestion> squad_questions(const nlohmann::json& root, const std::string& file) {
   std::vector<SquadQuestion> out;
@@ -289,9 +289,9 @@ nlohmann::json SquadScore::to_json(std::size_t first) const {
 }
 
 SquadScore squad_score_files(const std::string& dataset_file, const std::string& prediction_file) {
-  const auto questions = squad_questions(parse_file(dataset_file), dataset_file);
+  const auto questions = squad_questions(squad_read_json(dataset_file), dataset_file);
   TW_CHECK(!questions.empty(), dataset_file, ": no question (the script would divide by zero)");
-  return squad_score(questions, squad_predictions(parse_file(prediction_file), prediction_file));
+  return squad_score(questions, squad_predictions(squad_read_json(prediction_file), prediction_file));
 }
 
 }  // namespace twin

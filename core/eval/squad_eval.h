@@ -62,6 +62,9 @@ SquadScore squad_score(const std::vector<SquadQuestion>& questions,
 // `file` and the id.
 std::map<std::string, std::string> squad_predictions(const nlohmann::json& root, const std::string& file);
 
+// A dataset or prediction file parsed (gzip or plain, data/text.h); a file that is not JSON is an Error naming it.
+nlohmann::json squad_read_json(const std::string& path);
+
 // Both files read (gzip or plain, data/text.h) and scored; a file that is not JSON is an Error naming it.
 SquadScore squad_score_files(const std::string& dataset_file, const std::string& prediction_file);
 

@@ -4,39 +4,16 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "classify_memory.h"
 #include "data/text.h"
 #include "classify_predict.h"
 #include "eval/labels.h"
 #include "nn/text_embeddings.h"
-#include "ops/ops.h"
-#include "rnn/cell_factory.h"
 
 namespace twin::classify {
 
-namespace {
-
-std::vector<double> row_of(const Mat& m, Index r, Index n) {
-  std::vector<double> out(static_cast<size_t>(n));
-  for (Index k = 0; k < n; ++k) out[static_cast<size_t>(k)] = static_cast<double>(m(r, k));
-  return out;
-}
-
-}  // namespace
-
 ClassifyTask::ClassifyTask(JsonReader& root, const RunConfig& run, const TrainConfig&, const CliArgs& args)
     : ExampleListTask(root, run) {
-  if (auto it = args.task_flags.find("--memory"); it != args.task_flags.end())
-    memory_n_ = static_cast<int>(parse_int_flag("--memory", it->second, 0, 1000000, "a number of test sentences"));
-  if (auto it = args.task_flags.find("--memory-file"); it != args.task_flags.end()) {
-    memory_file_ = it->second;
-    TW_CHECK(std::filesystem::exists(memory_file_), "--memory-file: ", memory_file_, " not found");
-  }
-  if (memory_n_ >= 0 || !memory_file_.empty()) {
-    const std::string why = memory_unsupported_reason(mcfg_);
-    TW_CHECK(why.empty(), "--memory / --memory-file: ", why, " (this run's model: encoder ", name_of(kEncoderNames,
-             mcfg_.encoder), ", cell ", mcfg_.cell.type, mcfg_.bidirectional ? ", bidirectional" : "", ")");
-  }
+  memory_ = parse_memory_request(args.task_flags, mcfg_);
   train_path_ = split_path(data_, data_.train);
   train_ = read_examples(train_path_, data_.num_labels, data_.lowercase, data_.length);
   num_labels_ = count_labels(train_, data_, train_path_);
@@ -72,125 +49,6 @@ ScoredLabels ClassifyTask::score(const std::vector<Example>& data) const {
   Stopwatch sw;
   const std::vector<LabelProbability> best = label_sentences(*model_, vocab_, data, data_.eval_options());
   return score_predictions(best, data, num_labels_, "sentences", sw.seconds());
-}
-
-void ClassifyTask::memory_sentences(std::vector<Example>& sentences, std::vector<std::string>& sources) const {
-  sentences.clear();
-  sources.clear();
-  if (!memory_file_.empty()) {
-    LineReader in(memory_file_);
-    std::string line;
-    while (in.next(line)) {
-      Example e;
-      e.tokens = split_whitespace(line);
-      if (e.tokens.empty()) continue;   // blank lines separate nothing; skip them
-      if (data_.lowercase) lowercase_ascii(e.tokens);
-      e.dropped = truncate_tokens(e.tokens, data_.length);
-      e.label = -1;
-      sentences.push_back(std::move(e));
-      sources.push_back("file:" + std::to_string(in.line_no()));
-    }
-    TW_CHECK(!sentences.empty(), "--memory-file ", memory_file_, ": no sentences");
-  }
-  if (memory_n_ < 0) return;
-  std::vector<size_t> chosen;
-  if (memory_file_.empty()) {   // the LRN paper's example word first: a positive sentence if there is one
-    auto has_great = [&](size_t k) {
-      const auto& t = test_[k].tokens;
-      return t.size() <= 25 && std::find(t.begin(), t.end(), "great") != t.end();
-    };
-    auto positive = [&](size_t k) { return 2 * test_[k].label > num_labels_ - 1; };   // upper half of the labels
-    for (int pass = 0; pass < 2 && chosen.empty(); ++pass)
-      for (size_t k = 0; k < test_.size(); ++k)
-        if (has_great(k) && (pass == 1 || positive(k))) {
-          chosen.push_back(k);
-          break;
-        }
-  }
-  int others = 0;   // then the first N test sentences
-  for (size_t k = 0; k < test_.size() && others < memory_n_; ++k)
-    if (std::find(chosen.begin(), chosen.end(), k) == chosen.end()) {
-      chosen.push_back(k);
-      ++others;
-    }
-  for (size_t k : chosen) {
-    sentences.push_back(test_[k]);
-    sources.push_back(data_.test + ":" + std::to_string(k + 1));   // file line number
-  }
-}
-
-nlohmann::json ClassifyTask::memory_report(const std::vector<Example>& sentences,
-                                           const std::vector<std::string>& sources) const {
-  TW_CHECK(sentences.size() == sources.size(), "memory_report: ", sentences.size(), " sentences, ", sources.size(),
-           " sources");
-  const bool exact = memory_is_exact(mcfg_);
-  const std::string& cell = mcfg_.cell.type;
-  const CellTraits traits = cell_traits(mcfg_.cell);
-  nlohmann::json list = nlohmann::json::array();
-  double max_rel = 0;
-  Rng unused(0);
-  for (size_t s = 0; s < sentences.size(); ++s) {
-    const Example& e = sentences[s];
-    const Ids ids = vocab_.encode(e.tokens);
-    const MemoryWeights w = memory_weights(*model_, ids);
-    max_rel = std::max(max_rel, w.rel_error);
-    Graph g(Mode::kInfer);
-    const Mat lg = model_->logits(g, pad_batch(std::vector<Ids>{ids}, kPadId), unused).val();   // [1, C]
-    const Mat p = softmax_rows(lg);
-    Index pred = 0;
-    lg.row(0).maxCoeff(&pred);
-    const Index T = static_cast<Index>(ids.size());
-    nlohmann::json by_step = nlohmann::json::array();
-    for (Index t = 0; t < T; ++t) by_step.push_back(row_of(w.weights_by_step, t, t + 1));   // k = 0..t
-    nlohmann::json one = {{"source", sources[s]},
-                          {"tokens", e.tokens},
-                          {"unknown", nlohmann::json::array()},
-                          {"label", e.label >= 0 ? nlohmann::json(e.label) : nlohmann::json(nullptr)},
-                          {"predicted", pred},
-                          {"probabilities", row_of(p, 0, p.cols())},
-                          {"weights", w.weights},
-                          {"weights_by_step", by_step},
-                          {"input_gate", w.input_gate},
-                          {"forget_gate", w.forget_gate},
-                          {"final_state_norm", static_cast<double>(w.final_state.norm())},
-                          {"rel_error", w.rel_error},
-                          {"max_abs_error", w.max_abs_error}};
-    for (Index k = 0; k < T; ++k)
-      if (ids[static_cast<size_t>(k)] == vocab_.unk_id()) one["unknown"].push_back(k);
-    if (s == 0) {   // every unit's weight for the first sentence only (keeps the file small)
-      nlohmann::json units = nlohmann::json::array();
-      for (Index k = 0; k < T; ++k) units.push_back(row_of(w.weights_units, k, w.weights_units.cols()));
-      one["weights_units"] = units;
-    }
-    list.push_back(std::move(one));
-  }
-  nlohmann::json out = {
-      {"cell", cell},
-      {"output", mcfg_.cell.output == CellOutput::kDefault
-                     ? std::string(name_of(kCellOutputNames, traits.output)) + " (default)"
-                     : std::string(name_of(kCellOutputNames, mcfg_.cell.output))},
-      {"direction", "forward"},
-      {"pooling", std::string(name_of(kPoolingNames, mcfg_.pooling))},
-      {"exact", exact},
-      {"weights_are",
-       "mean over the H units of g_k = i_k ⊙ Π_{l=k+1..T} f_l, the weight of token k in the final state "
-       "h_T = Σ_k g_k ⊙ v_k (ATR Eq. 10 / the LRN unrolled form), zero initial state, inference mode"},
-      {"value_is", std::string(traits.value_text)},
-      {"weights_by_step_are", "row t: mean over units of g_k (k = 0..t) in the state after token t"},
-      {"gates_are", "input_gate / forget_gate: mean over units of i_t / f_t at each token"},
-      {"decomposition_check",
-       {{"what", "||Σ_k g_k ⊙ v_k − h_T||₂ / ||h_T||₂ per sentence (sum in double, h_T from the float run)"},
-        {"max_rel_error", max_rel},
-        {"tolerance", kMemoryTolerance},
-        {"passed", exact ? nlohmann::json(max_rel <= kMemoryTolerance) : nlohmann::json(nullptr)},
-        {"note", exact ? "identity output: the decomposition is exact up to float rounding"
-                       : "tanh output: the sum is only Eq. 10's approximation; no check"}}},
-      {"sentences", list}};
-  if (!list.empty()) {   // the first sentence at the top level, for a plotting script
-    out["tokens"] = list[0]["tokens"];
-    out["weights"] = list[0]["weights"];
-  }
-  return out;
 }
 
 void ClassifyTask::finish(const std::string& run_dir, nlohmann::json& summary) {
@@ -239,21 +97,7 @@ void ClassifyTask::finish(const std::string& run_dir, nlohmann::json& summary) {
                                             {"test", truncation_counts(test_)}}},
                                 {"train_batches", batches}};
   }
-  if (memory_n_ >= 0 || !memory_file_.empty()) {
-    std::vector<Example> sents;
-    std::vector<std::string> sources;
-    memory_sentences(sents, sources);
-    const nlohmann::json rep = memory_report(sents, sources);
-    write_text_atomic((std::filesystem::path(run_dir) / "memory.json").string(), rep.dump() + "\n");
-    summary["memory"] = {{"file", "memory.json"},
-                         {"sentences", sents.size()},
-                         {"exact", rep["exact"]},
-                         {"max_rel_error", rep["decomposition_check"]["max_rel_error"]},
-                         {"passed", rep["decomposition_check"]["passed"]}};
-    std::fprintf(stderr, "classify: memory weights of %zu sentences -> %s/memory.json (max relative "
-                 "reconstruction error %.3g)\n", sents.size(), run_dir.c_str(),
-                 rep["decomposition_check"]["max_rel_error"].get<double>());
-  }
+  if (memory_.wanted()) summary["memory"] = write_memory_json(memory_, memory_subject(), run_dir);
 }
 
 }  // namespace twin::classify

@@ -8,9 +8,10 @@
 // batches held (padding share, the largest batch: the memory high-water mark, peak_rss_mb, comes from it).
 //
 // Flags (after the final evaluation of the best model; also with --eval-only on a finished run):
-//   --memory N        the memory-weight analysis (classify_memory.h) of the first test sentence with the word
-//                     "great" (at most 25 tokens; the LRN paper's example word), preferring one whose gold label is
-//                     in the upper (positive) half of the labels, then the first N test sentences
+//   --memory N        the memory-weight analysis (classify_memory.h; classify_memory_report.h chooses the sentences
+//                     and writes memory.json) of the first test sentence with the word "great" (at most 25
+//                     tokens; the LRN paper's example word), preferring one whose gold label is in the upper
+//                     (positive) half of the labels, then the first N test sentences
 //   --memory-file F   ... of the sentences of F instead (one tokenized sentence per line, no label), followed by
 //                     the N test sentences when --memory is given too
 // Both write <run>/memory.json and need a unidirectional ATR or LRN encoder (checked before training starts).
@@ -18,6 +19,7 @@
 #include <memory>
 
 #include "classify_data.h"
+#include "classify_memory_report.h"
 #include "classify_model.h"
 #include "classify_predict.h"
 #include "eval/labels.h"
@@ -25,9 +27,6 @@
 #include "train/example_task.h"
 
 namespace twin::classify {
-
-// memory.json: tolerance of the decomposition check (relative, float) for the exact (identity-output) cells.
-inline constexpr double kMemoryTolerance = 1e-5;
 
 class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyParts, Example, ScoredLabels, example_length> {
  public:
@@ -45,11 +44,9 @@ class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyParts, Example
   ScoredLabels score(const std::vector<Example>& data) const;
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
-  // The memory analysis of `sentences` (labels < 0: unknown) as memory.json's object; `sources` names where each
-  // sentence came from ("test:12", "file:3").
-  nlohmann::json memory_report(const std::vector<Example>& sentences, const std::vector<std::string>& sources) const;
-  // The sentences --memory / --memory-file choose, with their sources.
-  void memory_sentences(std::vector<Example>& sentences, std::vector<std::string>& sources) const;
+  // The --memory / --memory-file analysis of this task's model (classify_memory_report.h).
+  MemorySubject memory_subject() const { return {*model_, mcfg_, vocab_, data_, test_, num_labels_}; }
+  const MemoryRequest& memory_request() const { return memory_; }
 
   const ClassifyModel& model() const { return *model_; }
   const Vocab& vocab() const { return vocab_; }
@@ -62,8 +59,7 @@ class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyParts, Example
   int num_labels_ = 0;
   Vocab vocab_;
   long glove_found_ = 0;
-  int memory_n_ = -1;            // --memory N; -1 = not given
-  std::string memory_file_;      // --memory-file
+  MemoryRequest memory_;         // --memory N, --memory-file F
   PaddingStats trained_;         // the training batches of this process (tokens/s, the length-policy report)
 };
 

@@ -8,13 +8,13 @@
 #include <optional>
 
 #include "data/text.h"
+#include "decode/translation_output.h"
 #include "score/nmt_score.h"
 #include "train/checkpoint.h"
 #include "train/cli.h"
 #include "base/json_reader.h"
 
 namespace twin::nmt {
-
 
 std::unique_ptr<LoadedModel> load_model(const std::string& run_or_file) {
   auto m = std::make_unique<LoadedModel>(LoadedModel::load(run_or_file));
@@ -35,21 +35,6 @@ LengthNorm normalize_flag(const std::string& v) {
   const auto n = value_of(kLengthNormNames, v);
   TW_CHECK(n, "--normalize expects one of ", names_joined(kLengthNormNames, ", "), ", got '", v, "'");
   return *n;
-}
-
-void write_attention(const std::string& path, const std::vector<std::string>& lines, const std::vector<Translation>& tr,
-                     const Subword& src, const Subword& tgt) {
-  nlohmann::json out = nlohmann::json::array();
-  for (size_t i = 0; i < tr.size(); ++i) {
-    const Hypothesis& h = tr[i].nbest.front();
-    std::vector<std::string> tp;
-    for (auto id : h.tokens) tp.push_back(tgt.piece(id));
-    tp.push_back("</s>");
-    std::vector<std::string> sp = src.pieces(lines[i]);
-    sp.push_back("</s>");
-    out.push_back({{"source", sp}, {"target", tp}, {"weights", h.attention}});
-  }
-  write_text_atomic(path, out.dump() + "\n");
 }
 
 }  // namespace
@@ -129,18 +114,7 @@ int translate_main(int argc, char** argv) {
   }
   DecodeStats st;
   const auto tr = translate_corpus(nets, *first.vocab.src, *first.vocab.tgt, lines, sc, batch, &st);
-  std::string text;
-  for (size_t i = 0; i < tr.size(); ++i) {
-    if (nbest == 1) {
-      text += tr[i].text + "\n";
-    } else {
-      for (const auto& h : tr[i].nbest) {
-        char score[64];
-        std::snprintf(score, sizeof score, "%.6f", h.score);
-        text += std::to_string(i) + " ||| " + first.vocab.tgt->decode(h.tokens) + " ||| " + score + "\n";
-      }
-    }
-  }
+  const std::string text = translation_text(tr, nbest, *first.vocab.tgt);
   if (output.empty()) std::fputs(text.c_str(), stdout);
   else write_text_atomic(output, text);
   if (!attention.empty()) write_attention(attention, lines, tr, *first.vocab.src, *first.vocab.tgt);

@@ -179,6 +179,24 @@ class CellKey(unittest.TestCase):
         self.assertEqual(run_files.cell_key({"type": "hgrn", "forget_lower_bound": 0.6}), "hgrn_lb0.6")
         self.assertEqual(run_files.cell_key({"type": "hgrn", "forget_lower_bound": 0.0}), "hgrn")
 
+    def test_an_option_without_a_short_name_is_named_from_keys_md(self):
+        # a model.cell key of experiments/KEYS.md that cell_key does not name: at a value other than its default it
+        # keeps the run apart under a generic name, at its default (or absent) it adds nothing
+        defaults = run_files.cell_option_defaults()
+        self.assertEqual(defaults["highway_bias"], 0.0)
+        self.assertEqual(defaults["normalize_gates"], True)
+        saved = dict(defaults)
+        try:
+            defaults.update({"new_scale": 1.0, "new_flag": False, "new_mode": "plain"})
+            self.assertEqual(run_files.cell_key({"type": "sru", "new_scale": 0.5}), "sru_new_scale0.5")
+            self.assertEqual(run_files.cell_key({"type": "sru", "new_scale": 1.0, "new_flag": False}), "sru")
+            self.assertEqual(run_files.cell_key({"type": "atr", "new_flag": True, "new_mode": "fancy"}),
+                             "atr_new_flag_new_mode_fancy")
+            self.assertEqual(run_files.cell_key({"type": "atr", "init_scale": 0.5, "bias_init": "uniform"}), "atr")
+        finally:
+            defaults.clear()
+            defaults.update(saved)
+
 
 if __name__ == "__main__":
     unittest.main()
