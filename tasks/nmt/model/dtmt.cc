@@ -22,7 +22,7 @@ Dtmt::Dtmt(const NmtModelConfig& cfg, Index src_vocab, Index tgt_vocab, ParamSto
   const Init init = init::uniform(static_cast<Real>(cfg.init_scale));
   const int E = cfg.embed, H = cfg.cell.hidden, D = 2 * H;
   TW_CHECK(H > 0, "model.cell.hidden must be set (> 0)");
-  const int A = cfg.attn_dim ? cfg.attn_dim : H, R = cfg.readout ? cfg.readout : E;
+  const int A = cfg.attn_dim ? cfg.attn_dim : H;
   const DtmtConfig& d = cfg.dtmt;
   const CellConfig first = first_cell(cfg);
   enc_fwd_ = make_deep_transition(first, E, d.encoder_transitions, store, "nmt/enc/fwd");
@@ -31,10 +31,7 @@ Dtmt::Dtmt(const NmtModelConfig& cfg, Index src_vocab, Index tgt_vocab, ParamSto
   attn_ = MultiHeadAdditiveAttention(store, "nmt/attn", D, H, A, H, d.heads, init);
   query_ = make_deep_transition(first, E, d.query_transitions, store, "nmt/dec/query");
   dec_ = make_deep_transition(first, H, d.decoder_transitions, store, "nmt/dec/transition");
-  read_y_ = Linear(store, "nmt/read/y", E, R, init);
-  read_s_ = Linear(store, "nmt/read/s", H, R, init, /*bias=*/false);
-  read_c_ = Linear(store, "nmt/read/c", H, R, init, /*bias=*/false);
-  add_output(tgt_vocab, R, store);
+  add_readout_and_output(tgt_vocab, /*ctx_dim=*/H, store);   // c_t is W_o's output, [B, H]
 }
 
 Encoded Dtmt::encode(Graph& g, const SeqBatch& src, Rng& rng) const {
@@ -65,8 +62,7 @@ DecOut Dtmt::step(const Encoded& enc, Var xp1, const DecState& prev, GateRecord*
 }
 
 Var Dtmt::readout(Var y_prev, Var s, Var ctx, Rng& rng) const {
-  Var t = tanh(read_y_.apply(y_prev) + read_s_.apply(s) + read_c_.apply(ctx));   // [N, R]
-  return drop(t, cfg_.dropout_readout, rng);
+  return readout_of(y_prev, s, ctx, rng);
 }
 
 }  // namespace twin::nmt

@@ -14,6 +14,14 @@
 // Keys (model.dtmt.*): L_s, L_q, L_d (each >= 1), heads n (divides A and 2H), linear_transform (H(x) of L-GRU;
 // off: a GRU, i.e. L-GRU without l ⊙ H(x)). model.cell.type is the first cell of every transition (lgru as
 // the paper; atr for the suite's "ATR in place of L-GRU" row); model.cell.hidden = H; A = model.attn_dim or H.
+// Defaults (L_s = L_q = L_d = 4, n = 16) are the released code's, which the paper names as its source
+// (arXiv 1812.07807, footnote 1: "We release the source code at: https://github.com/fandongmeng/DTMT_InDec"):
+// there DTMTCell (thumt/layers/rnn_cell.py) is an L-GRU then _num_transi = 4 T-GRUs and serves the encoder (both
+// directions), the query transition (cell_cond) and the decoder transition; attention_mhead has num_heads = 16.
+// The depths and heads the paper's experiments section reports for its main model were NOT checked against
+// the paper itself: no copy of it is in ../shared (seeds/001_*.txt is a reader's note giving the equations
+// with L_s, L_q, L_d as symbols only, reference/paper_tables.md has no DTMT settings) and this machine has no
+// network. Check them before issue 57's runs; where they differ from 4/4/4 and 16, the runs say which they use.
 // Deviations from the released code: no layer normalisation inside the cells (the paper's equations have
 // none), no bias and sinusoidal timing signal on the embeddings, tanh readout instead of maxout (as the
 // suite's RNNSearch), gate biases as in lgru.h/tgru.h.
@@ -41,7 +49,6 @@ class Dtmt final : public NmtModel {
   std::unique_ptr<Cell> enc_fwd_, enc_bwd_, query_, dec_;   // deep transitions
   Linear init_;
   MultiHeadAdditiveAttention attn_;
-  Linear read_y_, read_s_, read_c_;
 };
 
 }  // namespace twin::nmt

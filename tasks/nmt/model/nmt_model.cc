@@ -13,9 +13,19 @@ NmtModel::NmtModel(const NmtModelConfig& cfg, Index src_vocab, Index tgt_vocab, 
   tgt_emb_ = Embedding(store, "nmt/tgt_emb", tgt_vocab, cfg.embed, init);
 }
 
-void NmtModel::add_output(Index tgt_vocab, Index readout_dim, ParamStore& store) {
+void NmtModel::add_readout_and_output(Index tgt_vocab, Index ctx_dim, ParamStore& store) {
+  const Init init = init::uniform(static_cast<Real>(cfg_.init_scale));
+  const Index E = cfg_.embed, H = cfg_.cell.hidden, R = cfg_.readout ? cfg_.readout : E;
+  read_y_ = Linear(store, "nmt/read/y", E, R, init);
+  read_s_ = Linear(store, "nmt/read/s", H, R, init, /*bias=*/false);
+  read_c_ = Linear(store, "nmt/read/c", ctx_dim, R, init, /*bias=*/false);
   if (cfg_.tie_target) out_bias_ = &store.add("nmt/out/b", 1, tgt_vocab, init::constant(0));
-  else out_ = Linear(store, "nmt/out", readout_dim, tgt_vocab, init::uniform(static_cast<Real>(cfg_.init_scale)));
+  else out_ = Linear(store, "nmt/out", R, tgt_vocab, init);
+}
+
+Var NmtModel::readout_of(Var y_prev, Var s_term, Var ctx, Rng& rng) const {
+  Var t = tanh(read_y_.apply(y_prev) + read_s_.apply(s_term) + read_c_.apply(ctx));   // [N, R]
+  return drop(t, cfg_.dropout_readout, rng);
 }
 
 Var NmtModel::drop(Var x, double p, Rng& rng) const {

@@ -108,16 +108,21 @@ class NmtModel {
   int hidden() const { return cfg_.cell.hidden; }
 
  protected:
-  // Adds the source and target embeddings; the derived model adds its own parameters, then add_output()
-  // (the parameter store's order is the construction order).
+  // Adds the source and target embeddings; the derived model adds its own parameters, then
+  // add_readout_and_output() (the parameter store's order is the construction order).
   NmtModel(const NmtModelConfig& cfg, Index src_vocab, Index tgt_vocab, ParamStore& store);
-  void add_output(Index tgt_vocab, Index readout_dim, ParamStore& store);
+  // The deep-output readout both kinds share, t_j = tanh(y_{j-1} W_y + s' W_s + c_j W_c + b) [N, R] (RNNSearch:
+  // s' = tanh(s_j), DTMT: s' = s_j), then the softmax layer: adds nmt/read/y, nmt/read/s, nmt/read/c and
+  // nmt/out (or the tied bias), in that order. ctx_dim: the width D of c_j.
+  void add_readout_and_output(Index tgt_vocab, Index ctx_dim, ParamStore& store);
+  Var readout_of(Var y_prev, Var s_term, Var ctx, Rng& rng) const;   // t_j from s' (dropout when training)
   Var drop(Var x, double p, Rng& rng) const;
 
   NmtModelConfig cfg_;
   Embedding src_emb_, tgt_emb_;
 
  private:
+  Linear read_y_, read_s_, read_c_;
   Linear out_;
   Param* out_bias_ = nullptr;                                // tied: bias only
 };

@@ -12,7 +12,7 @@ RnnSearch::RnnSearch(const NmtModelConfig& cfg, Index src_vocab, Index tgt_vocab
   const Init init = init::uniform(static_cast<Real>(cfg.init_scale));
   const int E = cfg.embed, H = cfg.cell.hidden;
   TW_CHECK(H > 0, "model.cell.hidden must be set (> 0)");
-  const int A = cfg.attn_dim ? cfg.attn_dim : H, R = cfg.readout ? cfg.readout : E;
+  const int A = cfg.attn_dim ? cfg.attn_dim : H;
   enc_fwd_.push_back(make_cell(cfg.cell, E, store, "nmt/enc/fwd"));
   const bool ca = cfg.encoder == NmtEncoder::kCa;
   enc_bwd_.push_back(make_cell(cfg.cell, ca ? E + H : E, store, "nmt/enc/bwd"));
@@ -28,10 +28,7 @@ RnnSearch::RnnSearch(const NmtModelConfig& cfg, Index src_vocab, Index tgt_vocab
   dec2_ = make_cell(cfg.cell, static_cast<int>(D), store, "nmt/dec/cell2");
   for (int l = 1; l < cfg.decoder_layers; ++l)
     dec_extra_.push_back(make_cell(cfg.cell, static_cast<int>(H + D), store, "nmt/dec/l" + std::to_string(l)));
-  read_y_ = Linear(store, "nmt/read/y", E, R, init);
-  read_s_ = Linear(store, "nmt/read/s", H, R, init, /*bias=*/false);
-  read_c_ = Linear(store, "nmt/read/c", D, R, init, /*bias=*/false);
-  add_output(tgt_vocab, R, store);
+  add_readout_and_output(tgt_vocab, D, store);
 }
 
 Encoded RnnSearch::encode(Graph& g, const SeqBatch& src, Rng& rng) const {
@@ -84,8 +81,7 @@ DecOut RnnSearch::step(const Encoded& enc, Var xp1, const DecState& prev, GateRe
 }
 
 Var RnnSearch::readout(Var y_prev, Var s, Var ctx, Rng& rng) const {
-  Var t = tanh(read_y_.apply(y_prev) + read_s_.apply(tanh(s)) + read_c_.apply(ctx));   // [N, R]
-  return drop(t, cfg_.dropout_readout, rng);
+  return readout_of(y_prev, tanh(s), ctx, rng);
 }
 
 }  // namespace twin::nmt

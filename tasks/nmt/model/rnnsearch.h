@@ -38,7 +38,6 @@ class RnnSearch final : public NmtModel {
   Attention attn_;
   std::unique_ptr<Cell> dec1_, dec2_;
   std::vector<std::unique_ptr<Cell>> dec_extra_;
-  Linear read_y_, read_s_, read_c_;
   Index ctx_dim_ = 0;
 };
 
