@@ -355,6 +355,10 @@ def cell_key(cell):
         key += f"_rb{cell['recurrent_bound']:g}"
     if cell.get("forget_lower_bound", 0.0):
         key += f"_lb{cell['forget_lower_bound']:g}"
+    # issue 56: the same LSTM/GRU equations run by oneDNN's RNN primitives (equal within float rounding, not bit
+    # for bit): kept apart so that a table never mixes the two routes in one row
+    if cell.get("kernel", "suite") != "suite":
+        key += "_" + str(cell["kernel"])
     return key
 
 

@@ -178,6 +178,10 @@ class CellKey(unittest.TestCase):
         self.assertEqual(run_files.cell_key({"type": "indrnn", "recurrent_bound": 1.0}), "indrnn")
         self.assertEqual(run_files.cell_key({"type": "hgrn", "forget_lower_bound": 0.6}), "hgrn_lb0.6")
         self.assertEqual(run_files.cell_key({"type": "hgrn", "forget_lower_bound": 0.0}), "hgrn")
+        self.assertEqual(run_files.cell_key({"type": "lstm", "kernel": "dnnl"}), "lstm_dnnl")
+        self.assertEqual(run_files.cell_key({"type": "gru", "gru_reset_after": False, "kernel": "dnnl"}),
+                         "gru_reset_before_dnnl")
+        self.assertEqual(run_files.cell_key({"type": "lstm", "kernel": "suite"}), "lstm")
 
 
 if __name__ == "__main__":
