@@ -10,6 +10,7 @@
 #include <set>
 
 #include "cell_variants.h"
+#include "ops/dnnl_rnn.h"
 #include "ops/ops.h"
 #include "rnn/atr.h"
 #include "rnn/cell_factory.h"
@@ -122,7 +123,10 @@ TEST(CellOptions, TableRowsAreTheSameAsBefore) {
       {"filter_width", "int", "[1, 2]", 1, "qrnn: convolution width (2: x_{t-1} and x_t)"},
       {"recurrent_bound", "number", "[0.0, 100.0]", 1.0, "indrnn: |u| <= bound, projected after every update (> 0)"},
       {"forget_lower_bound", "number", "[0.0, 1.0]", 0.0,
-       "hgrn: forget gate in [g, 1), g < 1; in an lm of L > 1 layers layer k gets g k / (L - 1)"}};
+       "hgrn: forget gate in [g, 1), g < 1; in an lm of L > 1 layers layer k gets g k / (L - 1)"},
+      // issue 56: oneDNN's RNN primitives for the LSTM and GRU
+      {"kernel", "choice", "suite | dnnl", "suite",
+       "lstm, gru: recurrence by the suite's kernels or oneDNN's RNN primitives (padded batches: the suite's)"}};
   const std::vector<KeyDoc> docs = cell_table().docs();
   ASSERT_EQ(docs.size(), want.size());
   for (size_t k = 0; k < want.size(); ++k) {
@@ -154,8 +158,8 @@ TEST(CellOptions, EachCellAcceptsItsOptionsAndRefusesEveryOther) {
   };
   const std::map<std::string, std::set<std::string>> accepted = {
       {"atr", with({"output", "input_tanh", "coupled", "layer_norm"})},
-      {"gru", with({"gru_reset_after"})},
-      {"lstm", with({"forget_bias"})},
+      {"gru", with({"gru_reset_after", "kernel"})},
+      {"lstm", with({"forget_bias", "kernel"})},
       {"ran", with({"output", "layer_norm", "content"})},
       {"lrn", with({"output", "layer_norm"})},
       {"olrn", with({"output", "layer_norm"})},
@@ -182,7 +186,10 @@ TEST(CellOptions, EachCellAcceptsItsOptionsAndRefusesEveryOther) {
       ASSERT_FALSE(cell_opt_is_default(c, o));
       EXPECT_EQ(options.has(o), accepted.at(type).count(key) == 1);
       const std::string err = error_of(c);
-      if (options.has(o)) {
+      if (options.has(o) && o == CellOpt::kKernel && !dnnl_rnn_available()) {
+        // kernel='dnnl' is the cell's own option, refused only for want of oneDNN in this build.
+        EXPECT_PRED2(test::contains, err, "kernel='dnnl' needs a build with oneDNN");
+      } else if (options.has(o)) {
         EXPECT_EQ(err, "");
       } else {
         EXPECT_EQ(err.rfind(refusal(type, cell_opt_text(c, o)), 0), 0u) << err;

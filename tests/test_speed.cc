@@ -266,6 +266,15 @@ TEST(Speed, CellObjectEntriesParse) {
       EXPECT_EQ(c.name, c.cell.type + "+ln");
     }
   }
+  // Issue 56's oneDNN experiment: each "+dnnl" entry is its plain cell with kernel = "dnnl" (rnn/dnnl_layer.h).
+  const SpeedConfig dn = load(std::string(TW_SOURCE_DIR) + "/experiments/speed/dnnl_rnn.json", {});
+  ASSERT_EQ(dn.cells.size(), 4u);
+  for (const SpeedCell& c : dn.cells) {
+    EXPECT_EQ(c.cell.kernel == CellKernel::kDnnl, c.name == c.cell.type + "+dnnl") << c.name;
+    CellConfig plain = c.cell;
+    plain.kernel = CellKernel::kSuite;
+    EXPECT_EQ(to_json(plain), to_json(CellConfig{.type = c.cell.type})) << c.name;
+  }
 }
 
 TEST(Speed, CellObjectEntriesAreStrict) {

@@ -54,6 +54,11 @@ inline constexpr NameTable<CellCandidate, 4> kCellCandidateNames{{{CellCandidate
                                                                   {CellCandidate::kTanh, "tanh"},
                                                                   {CellCandidate::kIdentity, "identity"}}};
 
+// Who runs an LSTM's or GRU's recurrence: the suite's kernels (ops/fused_cells.h) or oneDNN's RNN primitives
+// (ops/dnnl_rnn.h, in a build with oneDNN; rnn/dnnl_layer.h says when).
+enum class CellKernel { kSuite, kDnnl };
+inline constexpr NameTable<CellKernel, 2> kCellKernelNames{{{CellKernel::kSuite, "suite"}, {CellKernel::kDnnl, "dnnl"}}};
+
 // Every option of a cell beyond type and hidden, once, in the order of the key reference (issue 54: an option
 // used to be declared four times, as struct field, table row, CellOpt and refusal line). One row is
 //   X(enumerator, key, type, default, table kind, (bounds | name table), help)
@@ -90,7 +95,9 @@ inline constexpr NameTable<CellCandidate, 4> kCellCandidateNames{{{CellCandidate
   X(kRecurrentBound, recurrent_bound, double, 1.0, number, (0.0, 100.0),                                       \
     "indrnn: |u| <= bound, projected after every update (> 0)")                                                \
   X(kForgetLowerBound, forget_lower_bound, double, 0.0, number, (0.0, 1.0),                                    \
-    "hgrn: forget gate in [g, 1), g < 1; in an lm of L > 1 layers layer k gets g k / (L - 1)")
+    "hgrn: forget gate in [g, 1), g < 1; in an lm of L > 1 layers layer k gets g k / (L - 1)")               \
+  X(kKernel, kernel, CellKernel, CellKernel::kSuite, choice, (kCellKernelNames),                               \
+    "lstm, gru: recurrence by the suite's kernels or oneDNN's RNN primitives (padded batches: the suite's)")
 
 // A row's parenthesised group as trailing arguments: TW_CELL_OPT_ARGS (0, 64) is ", 0, 64", TW_CELL_OPT_ARGS () is
 // nothing; so `f(x TW_CELL_OPT_ARGS args)` calls f(x, 0, 64), f(x, kCellOutputNames) or f(x).
