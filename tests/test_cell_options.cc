@@ -89,7 +89,9 @@ std::string error_of(const CellConfig& cfg) {
 TEST(CellOptions, TableRowsAreTheSameAsBefore) {
   // The rows the hand-written table had (key, type, allowed, default, help), in its order, then the options
   // added since: --print-keys and experiments/KEYS.md must not move (tools/check_task_outputs.py checks the
-  // printed form as well).
+  // printed form as well). Each help opens with the cells that read the option, written from their kOptions
+  // (cell_config.cc) in registration order; these literal lists are the hand check of that (the hand-written
+  // prefixes they replace named the same cells, in another order for output, layer_norm and kernel).
   struct Row {
     std::string key, type, allowed;
     nlohmann::json def;
@@ -98,12 +100,12 @@ TEST(CellOptions, TableRowsAreTheSameAsBefore) {
   const std::vector<Row> want = {
       {"type", "string", "", "atr", "the cell: a registered name (README, The cells)"},
       {"hidden", "int", "[0, 65536]", 0, "H, units per direction (0: the task's model.hidden)"},
-      {"output", "choice", "default | identity | tanh", "default", "output nonlinearity g (atr, lrn, olrn, ran, sru)"},
+      {"output", "choice", "default | identity | tanh", "default", "atr, ran, lrn, olrn, sru: output nonlinearity g"},
       {"bias", "choice", "default | none | input | recurrent | both", "default",
        "biases: atr none/input/recurrent/both; the others default/none"},
       {"input_tanh", "bool", "true | false", false, "atr: h = i * tanh(p) + f * h_prev"},
       {"coupled", "bool", "true | false", false, "atr: i = 1 - f"},
-      {"layer_norm", "bool", "true | false", false, "layer norm on the projections (atr, lrn, olrn, ran)"},
+      {"layer_norm", "bool", "true | false", false, "atr, ran, lrn, olrn: layer norm on the projections"},
       {"init", "choice", "uniform | normal | glorot | orthogonal", "uniform", "initialiser of the weight matrices"},
       {"init_scale", "number", "[0.0, 10.0]", 0.08, "uniform(-a, a) / normal(0, a) scale"},
       {"bias_init", "choice", "zero | uniform", "zero",
@@ -126,7 +128,7 @@ TEST(CellOptions, TableRowsAreTheSameAsBefore) {
        "hgrn: forget gate in [g, 1), g < 1; in an lm of L > 1 layers layer k gets g k / (L - 1)"},
       // issue 56: oneDNN's RNN primitives for the LSTM and GRU
       {"kernel", "choice", "suite | dnnl", "suite",
-       "lstm, gru: recurrence by the suite's kernels or oneDNN's RNN primitives (padded batches: the suite's)"}};
+       "gru, lstm: recurrence by the suite's kernels or oneDNN's RNN primitives (padded batches: the suite's)"}};
   const std::vector<KeyDoc> docs = cell_table().docs();
   ASSERT_EQ(docs.size(), want.size());
   for (size_t k = 0; k < want.size(); ++k) {
