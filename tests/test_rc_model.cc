@@ -19,6 +19,7 @@
 #include "rc_model.h"
 #include "rc_toy_batch.h"
 #include "test_util.h"
+#include "toy_training.h"
 
 namespace twin::rc {
 namespace {
@@ -148,22 +149,8 @@ TEST(RcModel, TrainingOnAToyBatchLowersItsLoss) {
     init::uniform(Real(0.5))(m.word_embedding().table().value, fill);
     const Toy toy;
     const RcBatch b = toy.batch();
-    OptimConfig oc;
-    oc.name = OptimKind::kAdam;
-    oc.lr = 0.01;
-    auto opt = make_optimizer(oc);
-    Graph g;
-    Rng rng(1);
-    Real first = 0, last = 0;
-    for (int step = 0; step < 150; ++step) {
-      g.clear();
-      store.zero_grad();
-      Var loss = m.summed_loss(g, b, rng, true);
-      last = loss.val()(0, 0);
-      if (step == 0) first = last;
-      g.backward(loss);
-      opt->step(store, static_cast<Real>(oc.lr));
-    }
+    const auto [first, last] = twin::test::adam_on_one_batch(
+        store, 150, 0.01, [&](Graph& g, Rng& rng) { return m.summed_loss(g, b, rng, true); });
     EXPECT_NEAR(first, 2 * std::log(40.0), 1e-3) << "seed " << seed << ": near-uniform spans at the start";
     EXPECT_LT(last, 0.5 * first) << "seed " << seed << ": first " << first << " last " << last;
   }
