@@ -217,6 +217,9 @@ TEST(DtmtConfig, DefaultsAreTheReleasedCodesAndTheRulesNameTheirKeys) {
                 .find("dtmt.linear_transform"), std::string::npos);
   EXPECT_NE(parse_error(R"({"kind": "dtmt", "encoder": "ca", "cell": {"type": "lgru", "hidden": 8}, "dtmt": {"heads": 2}})")
                 .find("kind"), std::string::npos);
+  // oneDNN's whole-layer kernel would be ignored by the deep transitions' step loop: refused, naming the key.
+  EXPECT_NE(parse_error(R"({"kind": "dtmt", "cell": {"type": "gru", "hidden": 8, "kernel": "dnnl"}, "dtmt": {"heads": 2}})")
+                .find("model.cell.kernel"), std::string::npos);
   // RNNSearch ignores the DTMT section's values (heads 16 over H = 20 is fine there).
   EXPECT_EQ(parse_error(R"({"cell": {"type": "gru", "hidden": 20}})"), "");
 }

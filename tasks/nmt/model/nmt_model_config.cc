@@ -28,6 +28,12 @@ std::pair<std::string, std::string> dtmt_rule(const NmtModelConfig& c) {
   if (!c.dtmt.linear_transform && c.cell.type != "lgru")
     return {"dtmt.linear_transform", "= false removes the L-GRU's H(x) and needs model.cell.type \"lgru\", got \"" +
                                          c.cell.type + "\""};
+  // A deep transition (rnn/deep_transition.h) has no whole-layer kernel: its first cell would run step by step
+  // and model.cell.kernel would be ignored without a word.
+  if (c.cell.kernel != CellKernel::kSuite)
+    return {"cell.kernel", "= \"" + std::string(name_of(kCellKernelNames, c.cell.kernel)) +
+                               "\" runs a whole LSTM or GRU layer at once; DTMT's deep transitions run their first cell "
+                               "and its T-GRUs step by step: leave it at \"suite\" with model.kind \"dtmt\""};
   if (c.encoder != NmtEncoder::kBidi || c.encoder_layers != 1 || c.decoder_layers != 1)
     return {"kind", "\"dtmt\" has its own bidirectional deep-transition encoder and decoder: leave model.encoder, "
                     "model.encoder_layers and model.decoder_layers at bidi, 1, 1"};
