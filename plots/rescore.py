@@ -371,6 +371,15 @@ def rescore_run(run, root, write_stats):
     return status, msgs
 
 
+def diverged_trial(run):
+    """True for a tools/tune.py trial folder whose trial.json records a diverged run (tune.py's EXIT_NON_FINITE)."""
+    try:
+        with open(os.path.join(run, "trial.json"), encoding="utf-8") as f:
+            return json.load(f).get("diverged") is True
+    except (OSError, ValueError):
+        return False
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("runs_or_dirs", nargs="*", metavar="RUN_DIR", help="run folders (default: every one in --runs)")
@@ -390,6 +399,11 @@ def main(argv=None):
     counts = {"ok": 0, "not kept": 0, "skipped": 0, "differs": 0}
     for run in runs:
         if not os.path.isfile(os.path.join(run, "summary.json")):
+            if diverged_trial(run):   # the binary stopped on a non-finite loss (exit 3) and wrote no summary
+                print(f"rescore: {run}: a tune trial that diverged: no summary.json, its value is metrics.jsonl's best "
+                      f"dev before the divergence, with no outputs kept to re-score")
+                counts["not kept"] += 1
+                continue
             print(f"rescore: {run}: no summary.json (not a run folder)", file=sys.stderr)
             counts["differs"] += 1
             continue

@@ -194,6 +194,18 @@ class Rescore(unittest.TestCase):
         self.assertEqual(rc, 77, text)
         self.assertIn("is not prepared", text)
 
+    def test_a_diverged_tune_trial_without_summary_is_listed_not_failed(self):
+        sweep = os.path.join(self.root, "results", "sweeps", "s", "study")
+        write(os.path.join(sweep, "trial_000", "trial.json"), json.dumps({"diverged": True, "exit": 3}))
+        write(os.path.join(sweep, "trial_001", "trial.json"), json.dumps({"exit": 0}))
+        os.makedirs(os.path.join(self.root, "results", "runs"))
+        rc, text = self.run_rescore(os.path.join(sweep, "trial_000"))
+        self.assertEqual(rc, 0, text)
+        self.assertIn("trial_000: a tune trial that diverged", text)
+        rc, text = self.run_rescore(os.path.join(sweep, "trial_001"))   # not diverged, no summary: still an error
+        self.assertEqual(rc, 1, text)
+        self.assertIn("trial_001: no summary.json (not a run folder)", text)
+
     def test_epochs_done_of_one_invocation_is_named_and_mended(self):
         # A run resumed once: 3 epochs in the first process, 2 in the second; the old binary said 2.
         d = make_run(self.root, "lm_old", "lm", {"dir": "data/ptb"}, {"epochs_done": 2, "test": {"ppl": 9.0}},
