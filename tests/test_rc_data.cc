@@ -53,8 +53,9 @@ TEST(RcData, ConfigDefaultsAreRNetsAndRulesNameTheKey) {
   std::vector<std::string> keys;
   for (const auto& [k, v] : resolved.items()) keys.push_back(k);
   EXPECT_EQ(keys, (Words{"batch_size", "batch_tokens", "char_limit", "dev", "dir", "embeddings", "eval_batch_size",
-                         "eval_batch_tokens", "heldout", "maxi_batch", "min_count", "passage_limit", "protocol",
-                         "question_limit", "test_passage_limit", "test_question_limit", "train"}));
+                         "eval_batch_tokens", "heldout", "max_eval_questions", "max_train_questions", "maxi_batch",
+                         "min_count", "passage_limit", "protocol", "question_limit", "test_passage_limit",
+                         "test_question_limit", "train"}));
   JsonReader unknown(json{{"dir", "d"}, {"protocol", "p"}, {"para_limit", 3}}, "x.json", "data");
   EXPECT_TRUE(contains(error_of([&] { parse_rc_data(unknown); }), "para_limit"));
   JsonReader smaller(json{{"dir", "d"}, {"protocol", "p"}, {"test_passage_limit", 300}}, "x.json", "data");

@@ -187,15 +187,17 @@ const nlohmann::json& need(const nlohmann::json& obj, const char* key, bool arra
 
 }  // namespace
 
-nlohmann::json squad_read_json(const std::string& path) {
+nlohmann::json squad_parse_json(const std::vector<std::string>& lines, const std::string& name) {
   std::string text;
-  for (const std::string& line : read_lines(path)) (text += line) += '\n';   // JSON strings hold no raw newline
+  for (const std::string& line : lines) (text += line) += '\n';   // JSON strings hold no raw newline
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    TW_FAIL(path, ": not JSON (", e.what(), ")");
+    TW_FAIL(name, ": not JSON (", e.what(), ")");
   }
 }
+
+nlohmann::json squad_read_json(const std::string& path) { return squad_parse_json(read_lines(path), path); }
 
 std::vector<SquadQuestion> squad_questions(const nlohmann::json& root, const std::string& file) {
   std::vector<SquadQuestion> out;

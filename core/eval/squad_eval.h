@@ -64,6 +64,8 @@ std::map<std::string, std::string> squad_predictions(const nlohmann::json& root,
 
 // A dataset or prediction file parsed (gzip or plain, data/text.h); a file that is not JSON is an Error naming it.
 nlohmann::json squad_read_json(const std::string& path);
+// The same for the lines of a file already read (data/text.h's conventions), `name` naming it in the Error.
+nlohmann::json squad_parse_json(const std::vector<std::string>& lines, const std::string& name);
 
 // Both files read (gzip or plain, data/text.h) and scored; a file that is not JSON is an Error naming it.
 SquadScore squad_score_files(const std::string& dataset_file, const std::string& prediction_file);
