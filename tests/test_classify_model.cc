@@ -20,6 +20,7 @@
 #include "graph/graph.h"
 #include "optim/optimizer.h"
 #include "test_util.h"
+#include "toy_training.h"
 
 namespace twin::classify {
 namespace {
@@ -221,22 +222,8 @@ TEST_P(ClassifyModelTest, OverfitsEightSentences) {
   ParamStore store(9);
   ClassifyModel m(c, kVocab, kLabels, store);
   const SeqBatch b = pad_batch(toy_sentences(), 0);
-  OptimConfig oc;
-  oc.name = OptimKind::kAdam;
-  oc.lr = 0.02;
-  auto opt = make_optimizer(oc);
-  Graph g;
-  Rng rng(1);
-  Real first = 0, last = 0;
-  for (int step = 0; step < 60; ++step) {
-    g.clear();
-    store.zero_grad();
-    Var loss = m.loss(g, b, kToyLabels, rng);
-    last = loss.val()(0, 0);
-    if (step == 0) first = last;
-    g.backward(loss);
-    opt->step(store, static_cast<Real>(oc.lr));
-  }
+  const auto [first, last] = twin::test::adam_on_one_batch(
+      store, 60, 0.02, [&](Graph& g, Rng& rng) { return m.loss(g, b, kToyLabels, rng); });
   const Mat lg = run_logits(m, b);
   int correct = 0;
   for (int k = 0; k < 8; ++k) {

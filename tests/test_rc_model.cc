@@ -18,6 +18,8 @@
 #include "optim/optimizer.h"
 #include "rc_model.h"
 #include "rc_toy_batch.h"
+#include "test_util.h"
+#include "toy_training.h"
 
 namespace twin::rc {
 namespace {
@@ -147,22 +149,8 @@ TEST(RcModel, TrainingOnAToyBatchLowersItsLoss) {
     init::uniform(Real(0.5))(m.word_embedding().table().value, fill);
     const Toy toy;
     const RcBatch b = toy.batch();
-    OptimConfig oc;
-    oc.name = OptimKind::kAdam;
-    oc.lr = 0.01;
-    auto opt = make_optimizer(oc);
-    Graph g;
-    Rng rng(1);
-    Real first = 0, last = 0;
-    for (int step = 0; step < 150; ++step) {
-      g.clear();
-      store.zero_grad();
-      Var loss = m.summed_loss(g, b, rng, true);
-      last = loss.val()(0, 0);
-      if (step == 0) first = last;
-      g.backward(loss);
-      opt->step(store, static_cast<Real>(oc.lr));
-    }
+    const auto [first, last] = twin::test::adam_on_one_batch(
+        store, 150, 0.01, [&](Graph& g, Rng& rng) { return m.summed_loss(g, b, rng, true); });
     EXPECT_NEAR(first, 2 * std::log(40.0), 1e-3) << "seed " << seed << ": near-uniform spans at the start";
     EXPECT_LT(last, 0.5 * first) << "seed " << seed << ": first " << first << " last " << last;
   }
@@ -175,12 +163,8 @@ TEST(RcModel, BadBatchesAreRefusedNamingTheQuestion) {
   toy.answers[1] = {1, 2};   // passage 1 has 2 tokens: its end 2 is padding
   Graph g;
   Rng rng(1);
-  try {
-    m.summed_loss(g, toy.batch(), rng, true);
-    FAIL() << "an answer outside the passage was accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("question 1's answer [1, 2]"), std::string::npos) << e.what();
-  }
+  EXPECT_PRED2(twin::test::contains, twin::test::error_of([&] { m.summed_loss(g, toy.batch(), rng, true); }),
+               "question 1's answer [1, 2]");
   RcBatch b = Toy().batch();
   b.passage_words[0] = kWords;
   EXPECT_THROW(m.predict_spans(b), Error);
@@ -205,12 +189,7 @@ TEST(RcModel, ConfigDefaultsAreRNetsAndBadKeysAreRefused) {
   EXPECT_EQ(l.cell.type, "lrn");
   EXPECT_EQ(l.cell.hidden, 75);
   JsonReader bad(nlohmann::json{{"ans_limt", 15}}, "x.json", "model");
-  try {
-    parse_rc_model(bad);
-    ADD_FAILURE() << "model.ans_limt was accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("ans_limt"), std::string::npos) << e.what();
-  }
+  EXPECT_PRED2(twin::test::contains, twin::test::error_of([&] { parse_rc_model(bad); }), "unknown key \"model.ans_limt\"");
 }
 
 // Trainable parameters (the fixed word vectors excluded, as TensorFlow's trainable_variables, which the LRN paper

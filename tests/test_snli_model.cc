@@ -21,6 +21,7 @@
 #include "optim/optimizer.h"
 #include "rnn/cell_factory.h"
 #include "snli_model.h"
+#include "toy_training.h"
 
 namespace twin::snli {
 namespace {
@@ -175,22 +176,8 @@ TEST_P(SnliModelTest, OverfitsEightPairs) {
   SnliModel m(c, kVocab, store);
   const Pairs d = toy_pairs();
   const SeqBatch p = pad_batch(d.premise, 0), h = pad_batch(d.hypothesis, 0);
-  OptimConfig oc;
-  oc.name = OptimKind::kAdam;
-  oc.lr = 0.01;
-  auto opt = make_optimizer(oc);
-  Graph g;
-  Rng rng(1);
-  Real first = 0, last = 0;
-  for (int step = 0; step < 100; ++step) {
-    g.clear();
-    store.zero_grad();
-    Var loss = m.loss(g, p, h, d.labels, rng);
-    last = loss.val()(0, 0);
-    if (step == 0) first = last;
-    g.backward(loss);
-    opt->step(store, static_cast<Real>(oc.lr));
-  }
+  const auto [first, last] = twin::test::adam_on_one_batch(
+      store, 100, 0.01, [&](Graph& g, Rng& rng) { return m.loss(g, p, h, d.labels, rng); });
   const Mat lg = run_logits(m, p, h);
   int correct = 0;
   for (int b = 0; b < 8; ++b) {

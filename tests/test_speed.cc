@@ -13,6 +13,7 @@
 #include "lm_model.h"
 #include "nmt_bench.h"
 #include "nmt_shaped_corpus.h"
+#include "ops/dnnl_rnn.h"
 #include "ops/linalg.h"
 #include "rnn/cell_factory.h"
 #include "speed_bench.h"
@@ -265,6 +266,23 @@ TEST(Speed, CellObjectEntriesParse) {
     if (plus_ln) {
       EXPECT_EQ(c.name, c.cell.type + "+ln");
     }
+  }
+  // Issue 56's oneDNN experiment: each "+dnnl" entry is its plain cell with kernel = "dnnl" (rnn/dnnl_layer.h).
+  // A build without oneDNN refuses the file, naming the option and the build flag.
+  const std::string dnnl_json = std::string(TW_SOURCE_DIR) + "/experiments/speed/dnnl_rnn.json";
+  if (!dnnl_rnn_available()) {
+    const std::string m = error_of([&] { load(dnnl_json, {}); });
+    EXPECT_PRED2(contains, m, "kernel='dnnl' needs a build with oneDNN");
+    EXPECT_PRED2(contains, m, "TW_WITH_DNNL=ON");
+    return;
+  }
+  const SpeedConfig dn = load(dnnl_json, {});
+  ASSERT_EQ(dn.cells.size(), 4u);
+  for (const SpeedCell& c : dn.cells) {
+    EXPECT_EQ(c.cell.kernel == CellKernel::kDnnl, c.name == c.cell.type + "+dnnl") << c.name;
+    CellConfig plain = c.cell;
+    plain.kernel = CellKernel::kSuite;
+    EXPECT_EQ(to_json(plain), to_json(CellConfig{.type = c.cell.type})) << c.name;
   }
 }
 

@@ -2,7 +2,7 @@
 
 #if defined(TW_HAVE_DNNL) && !defined(TW_REAL_DOUBLE)
 #define TW_DNNL_GEMM 1
-#include <oneapi/dnnl/dnnl.hpp>
+#include "base/dnnl_engine.h"
 #include <omp.h>
 
 #include <cstdint>
@@ -29,22 +29,19 @@ namespace twin {
 // map, cache lookup) is about 3 us (8x16x16: 1.2 GFLOP/s against dnnl_sgemm's 5), and for several shapes it
 // picked slower kernels. Two-thread figures were too disturbed by the load to tell them apart (medians
 // 1.00-1.15x). gemm_dnnl_matmul stays for that comparison (gemm_bench's "dnnl-matmul" column) and is tested.
-namespace {
-using dnnl::memory;
-using Dims = memory::dims;
-
-dnnl::engine& cpu_engine() {
+dnnl::engine& dnnl_cpu_engine() {
   static dnnl::engine e(dnnl::engine::kind::cpu, 0);
   return e;
 }
 
-// One engine for the process. Streams: one per calling thread. A CPU stream executes synchronously in the
-// caller, and oneDNN does not promise that one stream object may be used from two threads at once (the
-// suite's products may run inside parallel regions), so each thread keeps its own, made once.
-dnnl::stream& thread_stream() {
-  thread_local dnnl::stream s(cpu_engine());
+dnnl::stream& dnnl_thread_stream() {
+  thread_local dnnl::stream s(dnnl_cpu_engine());
   return s;
 }
+
+namespace {
+using dnnl::memory;
+using Dims = memory::dims;
 
 // A primitive is specialised for its shape, transposes (as strides), whether it scales by alpha (a runtime
 // output scale, so any alpha shares it) and whether it adds C (a sum post-op: beta C is formed first when
@@ -86,7 +83,7 @@ Cached make(const Key& key) {
     ops.append_sum(1.0f);
     attr.set_post_ops(ops);
   }
-  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, e.b, e.c), attr, cpu_engine());
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, e.b, e.c), attr, dnnl_cpu_engine());
   e.scratch = pd.scratchpad_desc();
   e.prim = dnnl::matmul(pd);
   return e;
@@ -153,7 +150,7 @@ void gemm_dnnl_matmul(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real
   const bool accumulate = beta != 0;
   if (accumulate && beta != 1) c *= beta;   // then C += alpha op(A) op(B) through the sum post-op
   const Cached& e = lookup(Key{m, n, k, ta, tb, alpha != 1, accumulate, dnnl_threads()});
-  dnnl::engine& eng = cpu_engine();
+  dnnl::engine& eng = dnnl_cpu_engine();
   memory ma(e.a, eng, const_cast<Real*>(a.data())), mb(e.b, eng, const_cast<Real*>(b.data())),
       mc(e.c, eng, c.data());
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}};
@@ -164,7 +161,7 @@ void gemm_dnnl_matmul(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real
     if (scratch.size() < e.scratch.get_size()) scratch.resize(e.scratch.get_size());
     args.emplace(DNNL_ARG_SCRATCHPAD, memory(e.scratch, eng, scratch.data()));
   }
-  e.prim.execute(thread_stream(), args);
+  e.prim.execute(dnnl_thread_stream(), args);
 }
 
 void gemm_dnnl(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {

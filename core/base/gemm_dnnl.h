@@ -1,6 +1,6 @@
 // Matrix products through oneDNN (optional: TW_HAVE_DNNL, Debian's libdnnl-dev 2.6), float builds only (the
 // double build of the gradient checks has no oneDNN route: its matmul is f32). Kept apart from gemm.cc like
-// gemm_blis, so that dnnl.hpp is compiled in one translation unit only.
+// gemm_blis, so that dnnl.hpp is compiled only where it is used (here and ops/dnnl_rnn.cc, base/dnnl_engine.h).
 #pragma once
 #include <cstddef>
 #include <string>

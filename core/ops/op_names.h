@@ -34,4 +34,9 @@ inline constexpr std::array kAllOps = {
     "scaled_dot_attention",
 };
 
+// Ops of the float build only, oneDNN's RNN primitives (ops/dnnl_rnn.h; oneDNN has no double): not in kAllOps, whose
+// gradient checks run in double. tests/test_dnnl_rnn.cc checks their f32 gradients against f64 central differences
+// of the cell equations and holds them equal to the suite's kernels.
+inline constexpr std::array kFloatOnlyOps = {"dnnl_lstm", "dnnl_gru"};
+
 }  // namespace twin

@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,12 @@ class Cell {
   // one [B, H] per step, in time order in either direction). Throws for a cell without runs_whole_sequence().
   virtual SequenceRun run_sequence(Var xp, const Mat& mask, Index batch, Dir dir, const CellState& init,
                                    std::map<std::string, std::vector<Mat>>* gates) const;
+  // A whole layer run on the raw input x [T*B, I] by a library's kernel (model.cell.kernel = "dnnl": LSTM and GRU
+  // through oneDNN, rnn/dnnl_layer.h), asked by run_rnn before project_inputs: the same values as the step loop.
+  // nullopt: run as usual (the suite's kernel, or this call has padded steps or records gates).
+  virtual std::optional<SequenceRun> run_layer(Var, const Mat&, Index, Dir, const CellState&, bool) const {
+    return std::nullopt;
+  }
   virtual CellInfo info() const = 0;
   // Closed-form parameter count for this cell's config (the formula in the cell's header); tests compare
   // it with what the ParamStore holds.

@@ -1,5 +1,6 @@
 #include "rnn/cell_config.h"
 
+#include "base/check.h"
 #include "base/json_reader.h"
 #include "rnn/cell_factory.h"
 
@@ -17,12 +18,28 @@ std::string shown(E v, const NameTable<E, N>& names) {
   return "'" + std::string(name_of(names, v)) + "'";
 }
 
+// An option's help as the key table shows it: the registered cells whose kOptions hold it, then the row's help;
+// nothing before an option that every cell reads (kEveryCellOptions).
+std::string help_with_cells(CellOpt o, const char* help) {
+  std::string cells;
+  bool every = true;
+  for (const std::string& type : registered_cell_names()) {
+    if (cell_options(type).has(o))
+      cells += (cells.empty() ? "" : ", ") + type;
+    else
+      every = false;
+  }
+  TW_CHECK(!cells.empty(), "cell option ", cell_opt_key(o), " is read by no registered cell");
+  return every ? std::string(help) : cells + ": " + help;
+}
+
 ConfigTable<CellConfig> make_cell_table() {
   using C = CellConfig;
   ConfigTable<C> t;
   // type and hidden, which every cell reads, then one row per option (its row in TWIN_CELL_OPTIONS, e.g.
   // .flag("layer_norm", &C::layer_norm, "layer norm on ...")).
-#define TW_CELL_ROW(opt, key, Type, dflt, kind, args, help) .kind(#key, &C::key TW_CELL_OPT_ARGS args, help)
+#define TW_CELL_ROW(opt, key, Type, dflt, kind, args, help) \
+  .kind(#key, &C::key TW_CELL_OPT_ARGS args, help_with_cells(CellOpt::opt, help))
   t.text("type", &C::type, "the cell: a registered name (README, The cells)")
       .integer("hidden", &C::hidden, 0, 1 << 16, "H, units per direction (0: the task's model.hidden)")
       TWIN_CELL_OPTIONS(TW_CELL_ROW);

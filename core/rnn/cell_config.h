@@ -54,6 +54,11 @@ inline constexpr NameTable<CellCandidate, 4> kCellCandidateNames{{{CellCandidate
                                                                   {CellCandidate::kTanh, "tanh"},
                                                                   {CellCandidate::kIdentity, "identity"}}};
 
+// Who runs an LSTM's or GRU's recurrence: the suite's kernels (ops/fused_cells.h) or oneDNN's RNN primitives
+// (ops/dnnl_rnn.h, in a build with oneDNN; rnn/dnnl_layer.h says when).
+enum class CellKernel { kSuite, kDnnl };
+inline constexpr NameTable<CellKernel, 2> kCellKernelNames{{{CellKernel::kSuite, "suite"}, {CellKernel::kDnnl, "dnnl"}}};
+
 // Every option of a cell beyond type and hidden, once, in the order of the key reference (issue 54: an option
 // used to be declared four times, as struct field, table row, CellOpt and refusal line). One row is
 //   X(enumerator, key, type, default, table kind, (bounds | name table), help)
@@ -61,36 +66,41 @@ inline constexpr NameTable<CellCandidate, 4> kCellCandidateNames{{{CellCandidate
 // that row takes after the member (empty for a flag). From the rows come CellConfig's fields, CellOpt, the
 // table rows (cell_config.cc) and the refusal of an option a cell does not read (cell_util.cc). Adding an
 // option: one row here, its CellOpt in the kOptions of each cell that reads it, the reading in that cell.
+// The help says what the option does, never which cells read it: the key table prefixes each help with the
+// cells whose kOptions hold it ("lstm, minlstm: initial forget-gate bias"), so experiments/KEYS.md and
+// --print-keys always name the cells that accept an option, and the README's cell table need not.
 // Notes beyond the help text: layer_norm is on the input projections (lrn, olrn, ran) or on both (atr);
 // init_scale 0.08 is the papers' uniform(-0.08, 0.08); an LSTM's forget_bias is added on top of bias_init.
 #define TWIN_CELL_OPTIONS(X)                                                                                   \
   X(kOutput, output, CellOutput, CellOutput::kDefault, choice, (kCellOutputNames),                            \
-    "output nonlinearity g (atr, lrn, olrn, ran, sru)")                                                        \
+    "output nonlinearity g")                                                        \
   X(kBias, bias, CellBias, CellBias::kDefault, choice, (kCellBiasNames),                                       \
     "biases: atr none/input/recurrent/both; the others default/none")                                          \
-  X(kInputTanh, input_tanh, bool, false, flag, (), "atr: h = i * tanh(p) + f * h_prev")                        \
-  X(kCoupled, coupled, bool, false, flag, (), "atr: i = 1 - f")                                                \
-  X(kLayerNorm, layer_norm, bool, false, flag, (), "layer norm on the projections (atr, lrn, olrn, ran)")      \
+  X(kInputTanh, input_tanh, bool, false, flag, (), "h = i * tanh(p) + f * h_prev")                        \
+  X(kCoupled, coupled, bool, false, flag, (), "i = 1 - f")                                                \
+  X(kLayerNorm, layer_norm, bool, false, flag, (), "layer norm on the projections")      \
   X(kInit, init, WeightInit, WeightInit::kUniform, choice, (kWeightInitNames),                                 \
     "initialiser of the weight matrices")                                                                      \
   X(kInitScale, init_scale, double, 0.08, number, (0.0, 10.0), "uniform(-a, a) / normal(0, a) scale")          \
   X(kBiasInit, bias_init, BiasInit, BiasInit::kZero, choice, (kBiasInitNames),                                 \
     "biases start at zero, or uniform(-init_scale, init_scale) like the weights")                              \
-  X(kForgetBias, forget_bias, double, 0.0, number, (-100.0, 100.0), "lstm, minlstm: initial forget-gate bias") \
-  X(kGruResetAfter, gru_reset_after, bool, true, flag, (), "gru: r * (h U) (one [H,3H] product) or (r * h) U") \
-  X(kTransitions, transitions, int, 1, integer, (0, 64), "dt: T-GRU transitions after the L-GRU")              \
+  X(kForgetBias, forget_bias, double, 0.0, number, (-100.0, 100.0), "initial forget-gate bias") \
+  X(kGruResetAfter, gru_reset_after, bool, true, flag, (), "r * (h U) (one [H,3H] product) or (r * h) U") \
+  X(kTransitions, transitions, int, 1, integer, (0, 64), "T-GRU transitions after the L-GRU")              \
   X(kContent, content, RanContent, RanContent::kDefault, choice, (kRanContentNames),                           \
-    "ran: content x W_c (linear) or x (identity, needs I = H)")                                                \
+    "content x W_c (linear) or x (identity, needs I = H)")                                                \
   X(kHighwayBias, highway_bias, double, 0.0, number, (-100.0, 100.0),                                       \
-    "sru: initial bias b_r of the highway gate r (< 0: h starts near the highway x_h)")                      \
+    "initial bias b_r of the highway gate r (< 0: h starts near the highway x_h)")                      \
   X(kCandidate, candidate, CellCandidate, CellCandidate::kDefault, choice, (kCellCandidateNames),              \
-    "mingru, minlstm: h~ = g(x W_h + b): the reference g (x + 0.5 if x >= 0, else sigmoid), tanh, identity")   \
-  X(kNormalizeGates, normalize_gates, bool, true, flag, (), "minlstm: f, i <- f / (f + i), i / (f + i)")       \
-  X(kFilterWidth, filter_width, int, 1, integer, (1, 2), "qrnn: convolution width (2: x_{t-1} and x_t)")       \
+    "h~ = g(x W_h + b): the reference g (x + 0.5 if x >= 0, else sigmoid), tanh, identity")   \
+  X(kNormalizeGates, normalize_gates, bool, true, flag, (), "f, i <- f / (f + i), i / (f + i)")       \
+  X(kFilterWidth, filter_width, int, 1, integer, (1, 2), "convolution width (2: x_{t-1} and x_t)")       \
   X(kRecurrentBound, recurrent_bound, double, 1.0, number, (0.0, 100.0),                                       \
-    "indrnn: |u| <= bound, projected after every update (> 0)")                                                \
+    "|u| <= bound, projected after every update (> 0)")                                                \
   X(kForgetLowerBound, forget_lower_bound, double, 0.0, number, (0.0, 1.0),                                    \
-    "hgrn: forget gate in [g, 1), g < 1; in an lm of L > 1 layers layer k gets g k / (L - 1)")
+    "forget gate in [g, 1), g < 1; in an lm of L > 1 layers layer k gets g k / (L - 1)")               \
+  X(kKernel, kernel, CellKernel, CellKernel::kSuite, choice, (kCellKernelNames),                               \
+    "recurrence by the suite's kernels or oneDNN's RNN primitives (padded batches: the suite's)")
 
 // A row's parenthesised group as trailing arguments: TW_CELL_OPT_ARGS (0, 64) is ", 0, 64", TW_CELL_OPT_ARGS () is
 // nothing; so `f(x TW_CELL_OPT_ARGS args)` calls f(x, 0, 64), f(x, kCellOutputNames) or f(x).

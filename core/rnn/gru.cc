@@ -3,7 +3,8 @@
 namespace twin {
 
 GruCell::GruCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
-    : CellBase("gru", cfg, input_dim, kOptions) {
+    : CellBase("gru", cfg, input_dim, kOptions), kernel_(cfg.kernel) {
+  check_kernel_available(cfg, name());
   reset_after_ = cfg.gru_reset_after;
   w_ = &add_param(store, scope, "W", I(), 3 * H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), (reset_after_ ? 3 : 2) * H(), weight_init(cfg));
@@ -29,6 +30,15 @@ CellState GruCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   Var h_new = prev.h + z * (h_tilde - prev.h);               // (1 − z) ⊙ h_prev + z ⊙ h̃
   record_gates(rec, {{"z", z}, {"r", r}});
   return {h_new, {}};
+}
+
+std::optional<SequenceRun> GruCell::run_layer(Var x, const Mat& mask, Index batch, Dir dir, const CellState& init,
+                                              bool record_gates) const {
+  if (!dnnl_layer_runs(kernel_, mask, record_gates)) return std::nullopt;
+  Graph& g = *x.g;
+  const DnnlRnnParams p{g.param(*w_), g.param(*u_), u_h_ ? g.param(*u_h_) : Var{}, b_ ? g.param(*b_) : Var{}};
+  return run_dnnl_layer(reset_after_ ? DnnlRnnCell::kGruResetAfter : DnnlRnnCell::kGruResetBefore, x, p, batch, dir,
+                        init);
 }
 
 }  // namespace twin

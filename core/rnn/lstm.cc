@@ -3,7 +3,8 @@
 namespace twin {
 
 LstmCell::LstmCell(const CellConfig& cfg, int input_dim, ParamStore& store, const std::string& scope)
-    : CellBase("lstm", cfg, input_dim, kOptions) {
+    : CellBase("lstm", cfg, input_dim, kOptions), kernel_(cfg.kernel) {
+  check_kernel_available(cfg, name());
   w_ = &add_param(store, scope, "W", I(), 4 * H(), weight_init(cfg));
   u_ = &add_param(store, scope, "U", H(), 4 * H(), weight_init(cfg));
   const bool has_bias = parse_has_bias(cfg);
@@ -29,6 +30,14 @@ CellState LstmCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   // h = o tanh(c).
   auto [h_new, c] = split_hc(lstm_cell(a, q, prev.c));       // [B, H] each
   return {h_new, c};
+}
+
+std::optional<SequenceRun> LstmCell::run_layer(Var x, const Mat& mask, Index batch, Dir dir, const CellState& init,
+                                               bool record_gates) const {
+  if (!dnnl_layer_runs(kernel_, mask, record_gates)) return std::nullopt;
+  Graph& g = *x.g;
+  return run_dnnl_layer(DnnlRnnCell::kLstm, x, {g.param(*w_), g.param(*u_), {}, b_ ? g.param(*b_) : Var{}}, batch,
+                        dir, init);
 }
 
 }  // namespace twin

@@ -29,9 +29,14 @@ SeqOut run_rnn(const Cell& cell, Var x, const Mat& mask, Index batch, Dir dir, C
            shape_str(state.h), " for batch ", batch, " and hidden ", cell.hidden_dim());
   TW_CHECK(!cell.has_memory() || state.c.valid(), "run_rnn: cell '", cell.name(), "' needs an initial memory c");
 
+  SeqOut out;
+  if (std::optional<SequenceRun> run = cell.run_layer(x, mask, batch, dir, state, record_gates)) {
+    out.h_all = run->h_all;
+    out.last = run->last;
+    return out;
+  }
   const Index kh = static_cast<Index>(cell.k()) * cell.hidden_dim();
   Var xp = kh > 0 ? cell.project_inputs(x) : Var{};   // the only input-side GEMM
-  SeqOut out;
   if (cell.runs_whole_sequence()) {
     SequenceRun run = cell.run_sequence(xp, mask, batch, dir, state, record_gates ? &out.gates : nullptr);
     out.h_all = run.h_all;

@@ -178,6 +178,10 @@ class CellKey(unittest.TestCase):
         self.assertEqual(run_files.cell_key({"type": "indrnn", "recurrent_bound": 1.0}), "indrnn")
         self.assertEqual(run_files.cell_key({"type": "hgrn", "forget_lower_bound": 0.6}), "hgrn_lb0.6")
         self.assertEqual(run_files.cell_key({"type": "hgrn", "forget_lower_bound": 0.0}), "hgrn")
+        self.assertEqual(run_files.cell_key({"type": "lstm", "kernel": "dnnl"}), "lstm_kernel_dnnl")
+        self.assertEqual(run_files.cell_key({"type": "gru", "gru_reset_after": False, "kernel": "dnnl"}),
+                         "gru_reset_before_kernel_dnnl")
+        self.assertEqual(run_files.cell_key({"type": "lstm", "kernel": "suite"}), "lstm")
 
     def test_an_option_without_a_short_name_is_named_from_keys_md(self):
         # a model.cell key of experiments/KEYS.md that cell_key does not name: at a value other than its default it
