@@ -1,5 +1,6 @@
 // Gradient checks (double precision) of the nn/ modules: Linear, Embedding (lookup and tied output), MLP
-// (with dropout, mask fixed by a reseeded Rng), and additive attention with a padded source.
+// (with dropout, mask fixed by a reseeded Rng), and additive attention (one head and DTMT's multi-head form)
+// with a padded source.
 #include <gtest/gtest.h>
 
 #include "gradcheck.h"
@@ -8,6 +9,7 @@
 #include "nn/embedding.h"
 #include "nn/linear.h"
 #include "nn/mlp.h"
+#include "nn/multihead_attention.h"
 #include "ops/ops.h"
 #include "test_util.h"
 
@@ -122,6 +124,26 @@ TEST(NnGrad, AttentionUnmasked) {
   auto q = gc.input(2, 2);
   gc.also_perturb(store);
   gc.check([&](Graph& g) { return att.step(att.precompute(enc.in(g), Mat(), 2), q.in(g)).ctx; });
+}
+
+// DTMT's multi-head additive attention through precompute: dK via the encoder, every head's slice of W_k,
+// W_q and V, the shared v, the output transform, two queries over the same keys, padded sequences.
+TEST(NnGrad, MultiHeadAdditiveAttentionThroughPrecompute) {
+  GradCheck gc;
+  ParamStore store(13);
+  const Index S = 3, B = 2, D = 6, Q = 2, A = 9, O = 4, heads = 3;
+  MultiHeadAdditiveAttention att(store, "mha", D, Q, A, O, heads, init::uniform(0.7));
+  auto enc = gc.input(S * B, D);
+  auto q1 = gc.input(B, Q);
+  auto q2 = gc.input(B, Q);
+  gc.also_perturb(store);
+  const Mat mask = time_major_mask(S, {3, 2});
+  gc.check([&](Graph& g) {
+    AttnKeys keys = att.precompute(enc.in(g), mask, B);
+    AttnOut o1 = att.step(keys, q1.in(g));
+    AttnOut o2 = att.step(keys, q2.in(g));
+    return concat_cols({o1.ctx, o1.alpha, o2.ctx, o2.alpha});
+  });
 }
 
 }  // namespace twin::test

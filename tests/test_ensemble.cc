@@ -15,6 +15,7 @@ namespace twin::nmt {
 namespace {
 
 using namespace toy;
+using toy::kBos;   // not corpus/nmt_batch.h's twin::nmt::kBos, which a unity batch may hold too (same value)
 using test::contains;
 using test::error_of;
 

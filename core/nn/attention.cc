@@ -28,19 +28,24 @@ AttnKeys Attention::precompute(Var enc, const Mat& src_mask, Index batch) const 
   keys.V = enc;
   // The key projection is one GEMM for all positions, done once per batch, never per query.
   keys.K = b_k_ ? affine(enc, g.param(*w_k_), g.param(*b_k_)) : matmul(enc, g.param(*w_k_));   // [S*B, A]
-  if (src_mask.size() > 0) {
-    TW_CHECK(src_mask.rows() == enc.rows() && src_mask.cols() == 1, "Attention::precompute: source mask ",
-             shape_str(src_mask), " must be [S*B x 1] = [", enc.rows(), "x1]");
-    keys.mask.resize(keys.B, keys.S);                                                  // [B, S]
-    for (Index s = 0; s < keys.S; ++s)
-      for (Index b = 0; b < keys.B; ++b) {
-        const Real m = src_mask(s * keys.B + b, 0);
-        TW_CHECK(m == 0 || m == 1, "Attention::precompute: source mask entries must be 0 or 1, got ", m,
-                 " at row ", s * keys.B + b);
-        keys.mask(b, s) = m;
-      }
-  }
+  keys.mask = attention_key_mask(src_mask, keys.S, keys.B);
   return keys;
+}
+
+Mat attention_key_mask(const Mat& src_mask, Index S, Index B) {
+  Mat mask;
+  if (src_mask.size() == 0) return mask;
+  TW_CHECK(src_mask.rows() == S * B && src_mask.cols() == 1, "Attention::precompute: source mask ",
+           shape_str(src_mask), " must be [S*B x 1] = [", S * B, "x1]");
+  mask.resize(B, S);                                                                   // [B, S]
+  for (Index s = 0; s < S; ++s)
+    for (Index b = 0; b < B; ++b) {
+      const Real m = src_mask(s * B + b, 0);
+      TW_CHECK(m == 0 || m == 1, "Attention::precompute: source mask entries must be 0 or 1, got ", m,
+               " at row ", s * B + b);
+      mask(b, s) = m;
+    }
+  return mask;
 }
 
 AttnOut Attention::step(const AttnKeys& keys, Var query) const {

@@ -29,6 +29,9 @@ struct AttnOut {
   Var alpha;    // [B, S]
 };
 
+// The [B, S] key mask of a time-major [S*B, 1] source mask of 0/1 (empty: nothing padded, an empty result).
+Mat attention_key_mask(const Mat& src_mask, Index S, Index B);
+
 class Attention {
  public:
   using Keys = AttnKeys;

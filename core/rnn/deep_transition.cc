@@ -1,5 +1,6 @@
 #include "rnn/deep_transition.h"
 
+#include "rnn/cell_factory.h"
 #include "rnn/lgru.h"
 #include "rnn/tgru.h"
 
@@ -58,6 +59,25 @@ std::unique_ptr<Cell> make_dt_cell(const CellConfig& cfg, int input_dim, ParamSt
     transitions.push_back(
         std::make_unique<TgruCell>(sub, cfg.hidden, store, join_name(dt_scope, "t" + std::to_string(j))));
   return std::make_unique<DeepTransitionCell>("dt", std::move(first), std::move(transitions));
+}
+
+std::unique_ptr<Cell> make_deep_transition(const CellConfig& first, int input_dim, int transitions, ParamStore& store,
+                                           const std::string& scope) {
+  TW_CHECK(transitions >= 0, "deep transition '", scope, "': transitions must be >= 0, got ", transitions);
+  std::unique_ptr<Cell> head = make_cell(first, input_dim, store, scope);
+  TW_CHECK(!head->has_memory(), "cell '", first.type, "' has a memory cell c and the T-GRU transitions after it have "
+           "none (HINT: a deep transition starts with a cell without memory: lgru, gru, atr, ...)");
+  CellConfig sub;   // the T-GRU's options: the every-cell ones of `first` that a T-GRU has
+  sub.type = "tgru";
+  sub.hidden = first.hidden;
+  sub.init = first.init;
+  sub.init_scale = first.init_scale;
+  sub.bias_init = first.bias_init;
+  if (first.bias == CellBias::kNone) sub.bias = CellBias::kNone;
+  std::vector<std::unique_ptr<Cell>> steps;
+  for (int j = 1; j <= transitions; ++j)
+    steps.push_back(std::make_unique<TgruCell>(sub, first.hidden, store, join_name(scope, "t" + std::to_string(j))));
+  return std::make_unique<DeepTransitionCell>("dt:" + first.type, std::move(head), std::move(steps));
 }
 
 }  // namespace twin

@@ -43,4 +43,11 @@ std::unique_ptr<Cell> make_dt_cell(const CellConfig& cfg, int input_dim, ParamSt
 inline constexpr CellOptSet kDtOptions = kEveryCellOptions | CellOptSet{CellOpt::kTransitions};
 inline CellTraits dt_traits(const CellConfig&) { return {}; }
 
+// A deep transition with any registered first cell (first.type: L-GRU in DTMT, GRU for DTMT without the linear
+// transformation, ATR, ...), then `transitions` T-GRUs that take first's weight initialisation and, where it is
+// "none", its bias option. Parameters: "<scope>/<first's>/..." and "<scope>/t<j>/tgru/..." (DTMT's encoder
+// and decoder transitions, tasks/nmt/model/dtmt.h). The first cell must have no memory (the T-GRUs have none).
+std::unique_ptr<Cell> make_deep_transition(const CellConfig& first, int input_dim, int transitions, ParamStore& store,
+                                           const std::string& scope);
+
 }  // namespace twin

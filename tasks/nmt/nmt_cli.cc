@@ -87,7 +87,7 @@ int translate_main(int argc, char** argv) {
   TW_CHECK(split.empty() || input.empty(), "give --split or --input, not both");
   TW_CHECK(scores_path.empty() || !split.empty(), "--scores needs --split (scores need references)");
   std::vector<std::unique_ptr<LoadedModel>> loaded;
-  std::vector<const RnnSearch*> nets;
+  std::vector<const NmtModel*> nets;
   for (const auto& m : models) {
     loaded.push_back(load_model(m));
     nets.push_back(loaded.back()->model.get());

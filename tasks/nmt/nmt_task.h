@@ -9,7 +9,7 @@
 #include "decode/beam_search.h"
 #include "decode/decode_config.h"
 #include "decode/translator.h"
-#include "model/rnnsearch.h"
+#include "model/nmt_model.h"
 #include "train/cli.h"
 #include "train/example_task.h"
 
@@ -25,10 +25,10 @@ SubwordPair load_subwords(const NmtDataConfig& c);
 // one way. Its modes take a run folder or any parameter file (model.avg.bin, snapshots/...), so the sections come
 // from the config each parameter file embeds; the vocabularies are the subword models data.* names (nothing is
 // kept beside the model).
-struct NmtParts : RunPartsOf<SubwordPair, RnnSearch, parse_nmt_data, parse_nmt_model, nmt_data_table, nmt_model_table> {
+struct NmtParts : RunPartsOf<SubwordPair, NmtModel, parse_nmt_data, parse_nmt_model, nmt_data_table, nmt_model_table> {
   static constexpr RunKind kRun{"nmt", "", "", /*param_files=*/true};
   static std::unique_ptr<Model> make(const ModelConfig& m, const Data&, const Vocabs& v, ParamStore& store) {
-    return std::make_unique<RnnSearch>(m, v.src->size(), v.tgt->size(), store);
+    return make_nmt_model(m, v.src->size(), v.tgt->size(), store);
   }
   static void save_vocabs(const Vocabs&, const Data&, const std::string&) {}
   static Vocabs load_vocabs(Data& d, const std::string&) { return load_subwords(d); }
@@ -56,7 +56,7 @@ class NmtTask : public ExampleTask<NmtTask, NmtParts> {
   Metrics evaluate(Split split);
   void finish(const std::string& run_dir, nlohmann::json& summary);
 
-  const RnnSearch& model() const { return *model_; }
+  const NmtModel& model() const { return *model_; }
   const NmtDataConfig& resolved_data() const { return data_; }
   const DecodeConfig& decode_config() const { return dec_; }
   const SubwordPair& subwords() const { return sp_; }

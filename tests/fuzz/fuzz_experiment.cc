@@ -17,7 +17,7 @@
 #include "fuzz_util.h"
 #include "lm_data.h"
 #include "lm_model.h"
-#include "model/rnnsearch.h"
+#include "model/nmt_model.h"
 #include "nmt_task.h"
 #include "snli_data.h"
 #include "snli_model.h"

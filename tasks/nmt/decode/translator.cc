@@ -11,7 +11,7 @@
 
 namespace twin::nmt {
 
-NmtScorer::NmtScorer(const RnnSearch& model, const std::vector<Ids>& sources) : model_(model) {
+NmtScorer::NmtScorer(const NmtModel& model, const std::vector<Ids>& sources) : model_(model) {
   TW_CHECK(!sources.empty(), "NmtScorer: no source sentence");
   for (const Ids& s : sources) {
     TW_CHECK(!s.empty() && s.back() == kEos, "NmtScorer: every source must end with EOS");
@@ -90,12 +90,12 @@ Mat NmtScorer::step(const std::vector<int>& parent, const Ids& prev) {
   return logp;
 }
 
-std::vector<Translation> translate_corpus(const std::vector<const RnnSearch*>& models, const Subword& src,
+std::vector<Translation> translate_corpus(const std::vector<const NmtModel*>& models, const Subword& src,
                                           const Subword& tgt, const std::vector<std::string>& lines,
                                           const SearchConfig& cfg, int batch, DecodeStats* stats) {
   TW_CHECK(!models.empty(), "translate: no model");
   TW_CHECK(batch > 0, "translate: batch must be > 0");
-  for (const RnnSearch* m : models) {
+  for (const NmtModel* m : models) {
     TW_CHECK(m->src_vocab() == src.size() && m->tgt_vocab() == tgt.size(), "translate: a model has vocabularies ",
              m->src_vocab(), "/", m->tgt_vocab(), " but the subword models ", src.path(), " / ", tgt.path(), " have ",
              src.size(), "/", tgt.size(), " pieces (HINT: use the subword model the run was trained with)");
@@ -117,7 +117,7 @@ std::vector<Translation> translate_corpus(const std::vector<const RnnSearch*>& m
     for (size_t k = start; k < end; ++k) group.push_back(ids[order[k]]);
     std::vector<std::unique_ptr<NmtScorer>> scorers;
     std::vector<StepScorer*> ptrs;
-    for (const RnnSearch* m : models) {
+    for (const NmtModel* m : models) {
       scorers.push_back(std::make_unique<NmtScorer>(*m, group));
       ptrs.push_back(scorers.back().get());
     }

@@ -1,4 +1,4 @@
-// Decoding with trained RNNSearch models: NmtScorer is the model side of beam_search.h's StepScorer (one
+// Decoding with trained NMT models (RNNSearch or DTMT): NmtScorer is the model side of beam_search.h's StepScorer (one
 // batch of source sentences, decoder states gathered by back-pointer each step), and translate_corpus
 // decodes a list of lines with one model or an ensemble (EnsembleScorer: mean of the probabilities).
 //
@@ -12,14 +12,14 @@
 #include "corpus/subword.h"
 #include "decode/beam_search.h"
 #include "graph/graph.h"
-#include "model/rnnsearch.h"
+#include "model/nmt_model.h"
 
 namespace twin::nmt {
 
 class NmtScorer : public StepScorer {
  public:
   // sources: piece ids ending with EOS, each non-empty.
-  NmtScorer(const RnnSearch& model, const std::vector<Ids>& sources);
+  NmtScorer(const NmtModel& model, const std::vector<Ids>& sources);
   int vocab_size() const override { return static_cast<int>(model_.tgt_vocab()); }
   int num_sentences() const override { return static_cast<int>(lengths_.size()); }
   int source_length(int s) const override { return lengths_[static_cast<size_t>(s)]; }
@@ -32,7 +32,7 @@ class NmtScorer : public StepScorer {
   const GateRecord& gates2() const { return rec2_; }
 
  private:
-  const RnnSearch& model_;
+  const NmtModel& model_;
   Graph g_{Mode::kInfer};
   Rng rng_{0};                         // dropout is off in kInfer graphs; the model API wants one
   Mat K_, V_, mask_;                   // encoder keys [S*B, A], values [S*B, D], mask [B, S]
@@ -59,7 +59,7 @@ struct DecodeStats {
 
 // models: one or more (an ensemble) with the same vocabularies. Each line is encoded with `src`, decoded with
 // `tgt`. An empty line is translated too (its source is EOS alone).
-std::vector<Translation> translate_corpus(const std::vector<const RnnSearch*>& models, const Subword& src,
+std::vector<Translation> translate_corpus(const std::vector<const NmtModel*>& models, const Subword& src,
                                           const Subword& tgt, const std::vector<std::string>& lines,
                                           const SearchConfig& cfg, int batch, DecodeStats* stats = nullptr);
 

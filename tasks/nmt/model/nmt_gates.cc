@@ -15,10 +15,11 @@ void append(GateSeqs& seqs, const GateRecord& rec) {
 }
 }  // namespace
 
-nlohmann::json decoder_gate_statistics(const RnnSearch& model, const Parallel& data, const Subword& tgt,
+nlohmann::json decoder_gate_statistics(const NmtModel& model, const Parallel& data, const Subword& tgt,
                                        int dependency_sentences, int batch) {
   const std::string type = model.config().cell.type;
-  const bool twin_gated = cell_traits(model.config().cell).twin_gated;   // its i, f unroll into dependencies
+  // A twin-gated RNNSearch decoder's i, f unroll into dependencies (DTMT's T-GRUs in between do not).
+  const bool twin_gated = model.config().kind == NmtKind::kRnnSearch && cell_traits(model.config().cell).twin_gated;
   GateAccumulator acc1, acc2;
   nlohmann::json deps = nlohmann::json::array();
   Rng unused(0);

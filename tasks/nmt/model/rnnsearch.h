@@ -14,96 +14,30 @@
 // Cells with a memory (LSTM, RAN, SRU) carry c through Cell1 -> Cell2 as the state pair; c_0 = 0.
 #pragma once
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <vector>
 
-#include "base/rng.h"
-#include "corpus/nmt_batch.h"
-#include "nn/attention.h"
-#include "nn/embedding.h"
-#include "nn/linear.h"
-#include "rnn/cell.h"
-
-namespace twin {
-class JsonReader;
-}
+#include "model/nmt_model.h"
 
 namespace twin::nmt {
 
-// The encoder of the top of this file; key "encoder".
-enum class NmtEncoder { kBidi, kCa };
-inline constexpr NameTable<NmtEncoder, 2> kNmtEncoderNames{{{NmtEncoder::kBidi, "bidi"}, {NmtEncoder::kCa, "ca"}}};
-
-struct NmtModelConfig {
-  int embed = 256;                  // E, source and target
-  CellConfig cell;                  // every recurrent cell (hidden = H)
-  int attn_dim = 0;                 // A; 0 = H
-  int readout = 0;                  // R; 0 = E
-  NmtEncoder encoder = NmtEncoder::kBidi;
-  int encoder_layers = 1;
-  int decoder_layers = 1;           // 1 = the paper's two-level decoder
-  double dropout_embed = 0.0;       // on source and target embeddings
-  double dropout_readout = 0.0;     // on t_j before the softmax
-  double label_smoothing = 0.0;
-  bool tie_target = false;          // softmax weights = target embedding (needs readout == embed)
-  double init_scale = 0.08;         // uniform(-a, a) for embeddings, attention, readout (the authors' code)
-};
-const ConfigTable<NmtModelConfig>& nmt_model_table();
-NmtModelConfig parse_nmt_model(JsonReader& r);
-nlohmann::json to_json(const NmtModelConfig& c);
-
-// Encoder output for one batch, as graph values (training) or kept as matrices (decoding).
-struct Encoded {
-  AttnKeys keys;                    // K = tanh(h) W_k [S*B, A], V = tanh(h) [S*B, D], mask [B, S]
-  std::vector<CellState> init;      // per decoder layer, [B, H]
-};
-
-// Decoder state of every layer: layer 0 is the (Cell1, Cell2) pair's state.
-using DecState = std::vector<CellState>;
-
-struct DecOut {
-  DecState state;
-  Var s;        // top layer h [B, H]
-  Var ctx;      // c_j [B, D]
-  Var alpha;    // [B, S]
-};
-
-class RnnSearch {
+class RnnSearch final : public NmtModel {
  public:
   RnnSearch(const NmtModelConfig& cfg, Index src_vocab, Index tgt_vocab, ParamStore& store);
 
-  Encoded encode(Graph& g, const SeqBatch& src, Rng& rng) const;
-  // Cell1's input projection of target embeddings [N, E] -> [N, k*H]: one GEMM for all steps in training.
-  Var project_target(Var y) const { return dec1_->project_inputs(y); }
-  // One decoder step. xp1: project_target() rows of the previous tokens [B, k*H].
-  // gates1/gates2: optional records of Cell1/Cell2's gates.
+  Encoded encode(Graph& g, const SeqBatch& src, Rng& rng) const override;
+  Var project_target(Var y) const override { return dec1_->project_inputs(y); }
+  // gates1/gates2: Cell1's and Cell2's gates.
   DecOut step(const Encoded& enc, Var xp1, const DecState& prev, GateRecord* gates1 = nullptr,
-              GateRecord* gates2 = nullptr) const;
-  Var readout(Var y_prev, Var s, Var ctx, Rng& rng) const;   // t_j [N, R] (dropout applied when training)
-  Var logits(Var y_prev, Var s, Var ctx, Rng& rng) const;    // [N, V_tgt]
-  // Summed cross-entropy over the batch's target tokens, [1, 1], label-smoothed by `label_smoothing`
-  // (training passes the config's value, perplexity 0).
-  Var loss(Graph& g, const NmtBatch& batch, Rng& rng, double label_smoothing) const;
-  Var embed_target(Graph& g, const Ids& ids, Rng& rng) const;
-
-  const NmtModelConfig& config() const { return cfg_; }
-  Index src_vocab() const { return src_emb_.vocab_size(); }
-  Index tgt_vocab() const { return tgt_emb_.vocab_size(); }
-  int hidden() const { return cfg_.cell.hidden; }
-  int layers() const { return static_cast<int>(1 + dec_extra_.size()); }
+              GateRecord* gates2 = nullptr) const override;
+  Var readout(Var y_prev, Var s, Var ctx, Rng& rng) const override;
+  int layers() const override { return static_cast<int>(1 + dec_extra_.size()); }
 
  private:
-  Var drop(Var x, double p, Rng& rng) const;
-
-  NmtModelConfig cfg_;
-  Embedding src_emb_, tgt_emb_;
   std::vector<std::unique_ptr<Cell>> enc_fwd_, enc_bwd_;   // enc_bwd_ has one cell (layer 1)
   Linear init_;
   Attention attn_;
   std::unique_ptr<Cell> dec1_, dec2_;
   std::vector<std::unique_ptr<Cell>> dec_extra_;
-  Linear read_y_, read_s_, read_c_, out_;
-  Param* out_bias_ = nullptr;                                // tied: bias only
   Index ctx_dim_ = 0;
 };
 
