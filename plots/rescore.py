@@ -17,6 +17,11 @@ independently of the C++ scorers that wrote them, and compared (to 1e-9):
   lm              logprobs/{dev,test}.txt (per sentence: log-probability, tokens scored), one line per line
                   of the prepared split: perplexity and token count (relative tolerance 1e-9: the run sums
                   the same numbers in another order).
+  rc              the official prediction files summary.json names (predictions/<split file>.json, {id:
+                  answer}) against every question of the prepared split they answer (the trainer's dev is
+                  data.heldout, its test data.dev; the first data.max_eval_questions when set): SQuAD's EM
+                  and F1 by evaluate-v1.1.py's algorithm (tools/squad_eval.py's functions), questions and
+                  answered.
 It also recomputes each run's per-example statistics, `stats/<split>.tsv` (plots/significance.py's
 columns, header first), the input of the paired significance tests in the tables: --write-stats writes
 them (tools/collect_run.sh does, when it collects a run); without it they must equal what is recomputed.
@@ -41,6 +46,9 @@ sys.path.insert(0, HERE)
 from run_files import OUTPUT_DIRS, epochs_done_problem  # noqa: E402
 import significance as sig  # noqa: E402
 from significance import COLUMNS  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
+import squad_eval  # noqa: E402
 
 TOL = 1e-9
 
@@ -305,6 +313,46 @@ def nmt_rows(run, task, root, cfg, split):
     return rows, {"bleu": got["bleu"]}
 
 
+def squad_rows(run, task, root, cfg, split):
+    """rc: per question [exact_match, f1, 1] (its best over its answers; 0, 0 without a prediction) and the
+    official EM / F1 in %, questions and answered, of one split's kept prediction file."""
+    with open(os.path.join(run, "summary.json"), encoding="utf-8") as f:
+        kept = (json.load(f).get("predictions") or {}).get(split)
+    if not kept:
+        raise Bad(f"summary.json names no {split} prediction file (summary['predictions'])")
+    name = cfg["data"]["heldout" if split == "dev" else "dev"]
+    ref_path = reference(root, cfg, name + ".jsonl")
+    questions = []
+    for n, line in enumerate(read_lines(ref_path), 1):
+        try:
+            questions += [(q["id"], [a["text"] for a in q["answers"]]) for q in json.loads(line)["qas"]]
+        except (ValueError, KeyError, TypeError) as e:
+            raise Bad(f"{ref_path}:{n}: not data_prep/squad.py's paragraph ({e})") from None
+    if cfg["data"].get("max_eval_questions"):
+        questions = questions[:cfg["data"]["max_eval_questions"]]
+    pred_path = os.path.join(run, kept)
+    try:
+        preds = json.loads("\n".join(read_lines(pred_path)))
+    except ValueError as e:
+        raise Bad(f"{pred_path}: not JSON ({e})") from None
+    if not isinstance(preds, dict) or not all(isinstance(v, str) for v in preds.values()):
+        raise Bad(f"{pred_path}: not an object {{question id: answer text}}")
+    rows = []
+    for qid, golds in questions:
+        if qid in preds:
+            rows.append([int(max(squad_eval.exact(preds[qid], g) for g in golds)),
+                         max(squad_eval.f1(preds[qid], g) for g in golds), 1])
+        else:
+            rows.append([0, 0, 1])
+    em = f = 0.0
+    for r in rows:   # the official script's order: sums in dataset order, then 100 * sum / total
+        em += r[0]
+        f += r[1]
+    total = len(rows)
+    return rows, {"exact_match": 100.0 * em / total if total else 0.0, "f1": 100.0 * f / total if total else 0.0,
+                  "total": total, "answered": sum(1 for qid, _ in questions if qid in preds)}
+
+
 # task -> (the folder its outputs are kept in, the rows-and-metrics function, the stats kind)
 SCORERS = {
     "classify": ("predictions", label_rows, "accuracy"),
@@ -313,6 +361,7 @@ SCORERS = {
     "ner": ("predictions", ner_rows, "f1"),
     "lm": ("logprobs", lm_rows, "ppl"),
     "nmt": ("translations", nmt_rows, "bleu"),
+    "rc": ("predictions", squad_rows, "squad"),
 }
 
 

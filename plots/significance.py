@@ -10,6 +10,8 @@ corpus-level metrics (BLEU, F1) as well as for averages (accuracy, perplexity).
   f1        correct gold pred  (words of a segmented sentence)     2 correct / (gold + pred)
   bleu      hyp_len ref_len m1 t1 m2 t2 m3 t3 m4 t4                BLEU-4 with the brevity penalty, in %
   ppl       logprob tokens  (natural log)                          exp(-logprob / tokens), lower is better
+  squad     exact_match f1 questions  (a question's best over its  100 f1 / questions: SQuAD's official F1,
+            answers, evaluate-v1.1.py's; questions is 1)           in % (exact_match's mean is its EM)
 
 Tests (all seeded, so every number is reproducible):
   paired_bootstrap         Koehn (2004): resample examples with replacement; with several seeds per system
@@ -30,8 +32,9 @@ COLUMNS = {
     "f1": ("correct", "gold", "pred"),
     "bleu": ("hyp_len", "ref_len", "m1", "t1", "m2", "t2", "m3", "t3", "m4", "t4"),
     "ppl": ("logprob", "tokens"),
+    "squad": ("exact_match", "f1", "questions"),
 }
-HIGHER_IS_BETTER = {"accuracy": True, "f1": True, "bleu": True, "ppl": False}
+HIGHER_IS_BETTER = {"accuracy": True, "f1": True, "bleu": True, "ppl": False, "squad": True}
 
 
 def metric_of_sums(kind, s):
@@ -55,6 +58,8 @@ def metric_of_sums(kind, s):
             return np.where(zero | (hyp <= 0), 0.0, 100.0 * np.exp(logp / 4.0 + bp))
         if kind == "ppl":
             return np.exp(-s[..., 0] / s[..., 1])
+        if kind == "squad":
+            return np.where(s[..., 2] > 0, 100.0 * s[..., 1] / np.where(s[..., 2] > 0, s[..., 2], 1.0), 0.0)
     raise ValueError(f"unknown metric kind {kind!r}; known: {', '.join(COLUMNS)}")
 
 

@@ -20,6 +20,7 @@
 #include "cws_synthetic.h"
 #include "lm_synthetic.h"
 #include "nmt_synthetic.h"
+#include "rc_synthetic.h"
 #include "snli_synthetic.h"
 #include "test_util.h"
 #include "train/checkpoint.h"
@@ -140,22 +141,27 @@ TEST_F(Mpi, NmtTwoRanksHalfBatchEqualOneProcessFullBatch) {
   EXPECT_LE(d, 2e-5);
 }
 
-// The other three tasks shard their batches the same way (train/id_batched_task.h: a contiguous share, the global denominator): a few SGD steps
-// each, so a wrong share or denominator on one task shows here and not only in LM/NMT.
-TEST_F(Mpi, CwsSnliClassifyTwoRanksEqualOneProcess) {
+// The other tasks shard their batches the same way (train/id_batched_task.h: a contiguous share, the global denominator): a few SGD steps
+// each, so a wrong share or denominator on one task shows here and not only in LM/NMT. (rc's dropout is off: each
+// rank draws its own masks.)
+TEST_F(Mpi, CwsSnliClassifyRcTwoRanksEqualOneProcess) {
   struct Case {
     const char* task;
     void (*write)(const std::string&);
+    const char* extra;
   };
-  const Case cases[] = {{"cws", [](const std::string& d) { cws::write_synthetic_cws(d, 3, 120, 20, 20); }},
-                        {"snli", [](const std::string& d) { snli::write_synthetic_snli(d, 3, 200, 20, 20); }},
-                        {"classify", [](const std::string& d) { classify::write_synthetic_sentiment(d, 3, 200, 20, 20); }}};
+  const Case cases[] = {{"cws", [](const std::string& d) { cws::write_synthetic_cws(d, 3, 120, 20, 20); }, ""},
+                        {"snli", [](const std::string& d) { snli::write_synthetic_snli(d, 3, 200, 20, 20); }, ""},
+                        {"classify", [](const std::string& d) { classify::write_synthetic_sentiment(d, 3, 200, 20, 20); }, ""},
+                        {"rc", [](const std::string& d) { rc::write_synthetic_squad(d, 3); },
+                         " --set model.dropout=0 --set model.ptr_dropout=0"}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.task);
     const std::string base = tmp.str() + "/" + c.task;
     c.write(base + "/data");
     const std::string common = bin(c.task) + " " + TW_SOURCE_DIR + "/experiments/smoke/" + c.task +
-                               "_atr.json --threads 1 --set data.dir=" + base + "/data --set train.max_steps=6" + kSgd;
+                               "_atr.json --threads 1 --set data.dir=" + base + "/data --set train.max_steps=6" + kSgd +
+                               c.extra;
     const Result one = run(common + " --set out_dir=" + base + "/one");
     ASSERT_EQ(one.code, 0) << one.output;
     const Result two = run(mpirun(2) + common + " --set out_dir=" + base + "/two");

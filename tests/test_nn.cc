@@ -8,6 +8,7 @@
 
 #include "graph/init.h"
 #include "nn/embedding.h"
+#include "nn/glove_lines.h"
 #include "nn/linear.h"
 #include "nn/mlp.h"
 #include "ops/ops.h"
@@ -211,6 +212,46 @@ TEST(Embedding, GloveNonNumericValueIsAnError) {
   EXPECT_NE(error_of([&] { emb.load_glove(nan_file.path, kVocab); }).find("not a finite number"), std::string::npos);
   const std::string missing = error_of([&] { emb.load_glove("/nonexistent/glove.txt", kVocab); });
   EXPECT_NE(missing.find("/nonexistent/glove.txt"), std::string::npos) << missing;
+}
+
+// The one rule every GloVe reader follows (nn/glove_lines.h), line by line: the header, blank lines, CRLF, words
+// with spaces, D given or taken from the header or the first vector line, and each refusal naming the line.
+std::vector<std::string> glove_words(const std::vector<std::string>& lines, Index dim) {
+  GloveLines r(dim, [](long n) { return "f:" + std::to_string(n); });
+  std::vector<std::string> out;
+  for (const std::string& l : lines)
+    if (r.read(l))
+      out.push_back(r.word() + "/" + std::to_string(r.values().size()) + "@" + std::to_string(r.line_no()));
+  return out;
+}
+
+std::string glove_error(const std::vector<std::string>& lines, Index dim) {
+  return error_of([&] { glove_words(lines, dim); });
+}
+
+TEST(GloveLines, OneRuleForHeaderBlankLinesCrlfAndSpacedWords) {
+  using V = std::vector<std::string>;
+  // D from the first vector line; a blank line holds no vector; CR dropped; tabs separate too.
+  EXPECT_EQ(glove_words({"the 1 2", "", "cat\t3\t4\r", ". . . 5 6"}, 0), (V{"the/2@1", "cat/2@3", ". . ./2@4"}));
+  // The header "count dim" on the first non-blank line: skipped, and its dim is D (so a spaced first word reads).
+  EXPECT_EQ(glove_words({"", "2 2", ". . . 5 6", "dog 1 2"}, 0), (V{". . ./2@3", "dog/2@4"}));
+  EXPECT_EQ(glove_words({"2 2", ". . . 5 6"}, 2), (V{". . ./2@2"}));
+  EXPECT_PRED2(contains, glove_error({"3 5", "dog 1 2"}, 2),
+               "f:1: the header says dimension 5 but the embedding table has D=2");
+  // Pieces before the last D fields are the word's, unless one is a number: then there are too many values.
+  EXPECT_EQ(glove_words({"a b 2 3"}, 2), (V{"a b/2@1"}));
+  EXPECT_PRED2(contains, glove_error({"a 1 2 3"}, 2), "f:1: 'a' has 3 values, expected 2 (the embedding dimension)");
+  EXPECT_PRED2(contains, glove_error({"a 1", "3 4 5"}, 0), "f:2: '3' has 2 values, expected 1 (as line 1)");
+  EXPECT_PRED2(contains, glove_error({"a 1 2", "b 1"}, 0), "f:2: 'b' has 1 values, expected 2 (as line 1)");
+  // The values parse only when asked, each a finite number, else named.
+  GloveLines r(2, [](long n) { return "g:" + std::to_string(n); });
+  ASSERT_TRUE(r.read("w +1.5 -2e-1"));
+  Real v[2];
+  r.parse_values(v);
+  EXPECT_EQ(v[0], Real(1.5));
+  EXPECT_EQ(v[1], Real(-0.2));
+  ASSERT_TRUE(r.read("x 1 inf"));
+  EXPECT_PRED2(contains, error_of([&] { r.parse_values(v); }), "g:2: value 2 of 'x' is 'inf', not a finite number");
 }
 
 TEST(Embedding, FrozenTableGetsNoGradient) {

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/file_io.h"
+#include "graph/init.h"
+#include "nn/embedding.h"
 #include "rc_data.h"
 #include "rc_predictions.h"
 #include "rc_vocab.h"
@@ -51,8 +53,9 @@ TEST(RcData, ConfigDefaultsAreRNetsAndRulesNameTheKey) {
   std::vector<std::string> keys;
   for (const auto& [k, v] : resolved.items()) keys.push_back(k);
   EXPECT_EQ(keys, (Words{"batch_size", "batch_tokens", "char_limit", "dev", "dir", "embeddings", "eval_batch_size",
-                         "eval_batch_tokens", "heldout", "maxi_batch", "min_count", "passage_limit", "protocol",
-                         "question_limit", "test_passage_limit", "test_question_limit", "train"}));
+                         "eval_batch_tokens", "heldout", "max_eval_questions", "max_train_questions", "maxi_batch",
+                         "min_count", "passage_limit", "protocol", "question_limit", "test_passage_limit",
+                         "test_question_limit", "train"}));
   JsonReader unknown(json{{"dir", "d"}, {"protocol", "p"}, {"para_limit", 3}}, "x.json", "data");
   EXPECT_TRUE(contains(error_of([&] { parse_rc_data(unknown); }), "para_limit"));
   JsonReader smaller(json{{"dir", "d"}, {"protocol", "p"}, {"test_passage_limit", 300}}, "x.json", "data");
@@ -146,7 +149,23 @@ TEST(RcData, WordsOfAVectorFileAreLookedUpAsRNetDoes) {
   const std::string dup = d.write("dup.txt", "a 1 2\nb 1 2\na 3 4\n");
   EXPECT_TRUE(contains(error_of([&] { vector_file_words(dup); }), "dup.txt:3: word 'a' again"));
   const std::string ragged = d.write("ragged.txt", "a 1 2\nb 1\n");
-  EXPECT_TRUE(contains(error_of([&] { vector_file_words(ragged); }), "ragged.txt:2: 2 field(s), expected a word and 2"));
+  EXPECT_TRUE(contains(error_of([&] { vector_file_words(ragged); }),
+                       "ragged.txt:2: 'b' has 1 values, expected 2 (as line 1)"));
+}
+
+// The vocabulary's words and the vectors loaded into the model come from one reading rule (nn/glove_lines.h): a
+// header, a blank line, CRLF and a word with spaces give the same words both ways, each found by the loader.
+TEST(RcData, VectorFileWordsAreTheWordsTheEmbeddingLoaderReads) {
+  TempDir d("rc");
+  const std::string f = d.write("g.txt", "3 2\r\n. . . 1 2\r\n\nAnn 3 4\nthe\t5\t6\n");
+  const std::vector<std::string> words = vector_file_words(f);
+  EXPECT_EQ(words, (std::vector<std::string>{". . .", "Ann", "the"}));
+  ParamStore store;
+  Embedding emb(store, "e", 3, 2, init::constant(0));
+  const PretrainedStats st = emb.load_glove(f, words);
+  EXPECT_EQ(st.lines, 3);
+  EXPECT_EQ(st.found, 3);
+  EXPECT_EQ(emb.table().value(2, 1), Real(6));
 }
 
 TEST(RcData, BatchOfTwoQuestionsOfOneParagraphHasEveryField) {

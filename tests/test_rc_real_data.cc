@@ -2,7 +2,9 @@
 // data_prep/squad.py; skipped with the reason when absent): the splits read with R-Net's limits, counted as
 // prep.json says; every aligned dev answer's token span gives back its text (EM 1); the gold spans as
 // predictions scored in memory, through the written prediction file and against the official dev-v1.1.json
-// (when $RAW_DATA/squad holds it) to the same bits; the vocabularies from train and the GloVe subset.
+// (when $RAW_DATA/squad holds it) to the same bits; the vocabularies from train and the GloVe subset; the C++
+// tokeniser of `rc predict` equal to squad.py's on every paragraph and question; the smoke experiment on a slice,
+// trained and resumed through the binary's run_main.
 // RC_GOLD_PREDICTIONS=FILE keeps the gold-span prediction file, for tools/squad_eval.py.
 #include <gtest/gtest.h>
 
@@ -11,8 +13,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "base/file_io.h"
+
 #include "rc_data.h"
 #include "rc_predictions.h"
+#include "rc_task.h"
+#include "rc_tokenize.h"
+#include "smoke_run.h"
 #include "rc_vocab.h"
 #include "test_util.h"
 
@@ -127,6 +134,67 @@ TEST(RcRealData, TrainReadWithTheTrainingLimitsAndTheVocabularies) {
               train.examples.size(), questions, train.dropped_passage, train.dropped_question, v.words.size(),
               v.chars.size(), 100.0 * static_cast<double>(unk) / static_cast<double>(tokens));
   EXPECT_LT(unk, tokens / 10);   // squad.py: lowercased GloVe coverage 94.3 % of train tokens
+}
+
+// experiments/smoke/rc_atr.json on the prepared SQuAD: the first 64 training questions, 24 of heldout and dev,
+// trained through the binary's run_main for 2 epochs, then continued with --resume for a third; both splits scored
+// over their 24 questions and kept in the official format.
+TEST(RcRealData, SmokeExperimentTrainsOnASliceAndResumes) {
+  if (!fs::exists(kDir + "/prep.json"))
+    GTEST_SKIP() << "no " << kDir << "/prep.json (run RAW_DATA=../shared/data python3 data_prep/squad.py)";
+  TempDir run("rc_run"), io("rc_io");
+  std::ofstream(io.file("exp.json")) << twin::test::smoke_config("rc_atr.json", kDir, run.str()).dump(2);
+  const twin::test::CliResult first = twin::test::run_task<RcTask>("rc", io.file("exp.json"));
+  ASSERT_EQ(first.code, 0) << first.err;
+  const twin::test::CliResult more =
+      twin::test::run_task<RcTask>("rc", io.file("exp.json"), {"--resume", "--set", "train.max_epochs=3"});
+  ASSERT_EQ(more.code, 0) << more.err;
+  const nlohmann::json summary = nlohmann::json::parse(read_file(run.file("summary.json")));
+  EXPECT_EQ(summary["epochs_done"], 3);
+  EXPECT_EQ(summary["questions"]["train"], 64);   // none of the first 64 over the limits
+  for (const char* split : {"dev", "test"}) {
+    EXPECT_EQ(summary[split]["total"], 24) << split;
+    EXPECT_EQ(summary[split]["answered"], 24) << split;
+  }
+  const Predictions dev = read_predictions(run.file("predictions/dev.json"));
+  ASSERT_EQ(dev.size(), 24u);
+  RcDataConfig c = squad_config();
+  c.max_eval_questions = 24;
+  const SquadScore again = score_predictions(read_split(c, "dev", false), dev);
+  EXPECT_EQ(again.f1, summary["test"]["f1"].get<double>());
+  std::printf("rc smoke on SQuAD: heldout F1 %.2f, dev F1 %.2f after 3 epochs of 64 questions\n",
+              summary["dev"]["f1"].get<double>(), summary["test"]["f1"].get<double>());
+}
+
+// `rc predict` tokenises raw text in C++ (rc_tokenize.h): on every paragraph and question of the three prepared
+// splits it must give squad.py's tokens and byte offsets, or a question of one's own would be read otherwise
+// than the training data.
+TEST(RcRealData, TheCxxTokeniserGivesSquadPysTokensOnEverySplit) {
+  if (!fs::exists(kDir + "/prep.json"))
+    GTEST_SKIP() << "no " << kDir << "/prep.json (run RAW_DATA=../shared/data python3 data_prep/squad.py)";
+  long paragraphs = 0, questions = 0, differ = 0;
+  for (const char* split : {"train", "heldout", "dev"}) {
+    std::ifstream in(kDir + "/" + split + ".jsonl");
+    for (std::string line; std::getline(in, line);) {
+      const nlohmann::json p = nlohmann::json::parse(line);
+      const Tokens t = squad_tokenize(p["context"].get<std::string>());
+      std::vector<std::vector<int>> offsets;
+      for (const ByteSpan& b : t.offsets) offsets.push_back({b.begin, b.end});
+      ++paragraphs;
+      using Strings = std::vector<std::string>;
+      if (t.tokens != p["tokens"].get<Strings>() || offsets != p["offsets"].get<std::vector<std::vector<int>>>())
+        if (++differ <= 5) ADD_FAILURE() << split << ": paragraph '" << p["context"].get<std::string>().substr(0, 80);
+      for (const nlohmann::json& q : p["qas"]) {
+        ++questions;
+        if (squad_tokenize(q["question"].get<std::string>()).tokens != q["question_tokens"].get<Strings>())
+          if (++differ <= 5) ADD_FAILURE() << split << ": question " << q["id"];
+      }
+    }
+  }
+  std::printf("rc tokeniser: %ld paragraphs and %ld questions of train, heldout and dev; %ld tokenised otherwise "
+              "than squad.py\n", paragraphs, questions, differ);
+  EXPECT_EQ(differ, 0);
+  EXPECT_GT(questions, 90000);
 }
 
 }  // namespace

@@ -41,6 +41,10 @@ TEST(SquadEval, WordCharactersForTheArticleBoundaries) {
   EXPECT_FALSE(is_squad_word_char(U'\u2014'));  // em dash
   EXPECT_FALSE(is_squad_word_char(U'\u00a0'));  // no-break space
   EXPECT_FALSE(is_squad_word_char(U'\u0301'));  // combining acute (Mn: not alnum in Python)
+  EXPECT_FALSE(is_squad_word_char(U'\u093f'));  // Devanagari vowel sign i (Mc: not alnum in Python)
+  EXPECT_TRUE(is_squad_word_char(U'\u0915'));   // Devanagari ka
+  EXPECT_TRUE(is_squad_word_char(U'\u02b9'));   // modifier letter prime (Lm: alpha in Python)
+  EXPECT_TRUE(is_squad_word_char(U'\U0001d7ce')); // mathematical bold digit zero (the last range's neighbours)
 }
 
 TEST(SquadEval, ExactMatchAfterNormalisation) {

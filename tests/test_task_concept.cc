@@ -10,6 +10,7 @@
 #include "lm_task.h"
 #include "ner_task.h"
 #include "nmt_task.h"
+#include "rc_task.h"
 #include "snli_task.h"
 #include "train/cli.h"
 
@@ -21,6 +22,7 @@ static_assert(Task<cws::CwsTask>);
 static_assert(Task<lm::LmTask>);
 static_assert(Task<ner::NerTask>);
 static_assert(Task<nmt::NmtTask>);
+static_assert(Task<rc::RcTask>);
 static_assert(Task<snli::SnliTask>);
 
 // Every task's model parts (train/trained_run.h): the one description training and prediction build it from.
@@ -29,6 +31,7 @@ static_assert(RunParts<cws::CwsParts>);
 static_assert(RunParts<lm::LmParts>);
 static_assert(RunParts<ner::NerParts>);
 static_assert(RunParts<nmt::NmtParts>);
+static_assert(RunParts<rc::RcParts>);
 static_assert(RunParts<snli::SnliParts>);
 
 // A part misspelt is refused, not skipped: here load_vocabs.

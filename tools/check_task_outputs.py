@@ -7,16 +7,16 @@ tasks are rewritten on one shared skeleton, and nothing they print or write may 
       [-k FILTER] [--strict] [--keep DIR] [--jobs N] [-v]
 
 Entries (each compared on its own; a command's entry is its exit code, its stdout and its stderr):
-  keys/<task>             `<task> --print-keys` of lm nmt cws ner snli classify (speed has no key table).
+  keys/<task>             `<task> --print-keys` of lm nmt cws ner snli classify rc (speed has no key table).
   config/<experiment>     `<task> <experiment> --print-config`, byte for byte, of every experiment file under
-                          experiments/ whose task its folder names (lm/ nmt/ cws/ ner/ snli/ classify/, base/ by
+                          experiments/ whose task its folder names (lm/ nmt/ cws/ ner/ snli/ classify/ rc/, base/ by
                           file name, smoke/). Not task experiments: experiments/speed/ (the speed benchmark has
                           no --print-config) and experiments/tune/ (studies read by tools/tune.py).
   config-flags/<smoke>    --print-config of the smoke experiments with --seed, --threads and --set flags.
   run/<task>/...          experiments/smoke/<task>_atr.json trained at --threads 1 for 2-3 epochs of the
                           generated data (a few steps each: --set train.max_epochs=N, train.max_steps=40), then
                           on that run: --eval-only, --resume (finished: nothing to do), --print-params, and the
-                          task's modes: lm score, cws segment, ner tag, snli predict, classify predict (from a
+                          task's modes: lm score, cws segment, ner tag, snli predict, classify predict, rc predict (from a
                           file, and from stdin with another --batch), nmt translate (a split with --scores,
                           a file with --nbest/--normalize/--attention, an ensemble), nmt average. Training
                           uses lm --dump-gates and classify --memory. Entries: every command, and every file
@@ -84,7 +84,7 @@ import tempfile
 import time
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TASKS = ["lm", "nmt", "cws", "ner", "snli", "classify"]
+TASKS = ["lm", "nmt", "cws", "ner", "snli", "classify", "rc"]
 FORMAT = 1
 INLINE_LIMIT = 8000          # texts up to this many characters are stored whole (for diffs)
 TIMEOUT_S = 120
@@ -281,8 +281,49 @@ def gen_nmt(d, data, rng):
                 f.write(model)
 
 
+RC_NAMES = ["Ann", "Bob", "Carl", "Dora", "Eve", "Zo\u00eb"]
+RC_VERBS = ["met", "saw", "called", "helped", "paid"]
+
+
+def rc_paragraphs(r, n):
+    """n paragraphs of 2-4 sentences "<Name> <verb> <Name>." (one verb each), each asked "Who <verb> <Name>?" and
+    answered by its first name: (context, tokens, UTF-8 byte offsets, [(question, tokens, answer, char_start,
+    token)]), as data_prep/squad.py tokenises them."""
+    out = []
+    for _ in range(n):
+        verbs = list(RC_VERBS)
+        context, tokens, offsets, qas = "", [], [], []
+        for _ in range(r.between(2, 4)):
+            verb = verbs.pop(r.below(len(verbs)))
+            who, whom = r.choice(RC_NAMES), r.choice(RC_NAMES)
+            if context:
+                context += " "
+            qas.append(("Who %s %s?" % (verb, whom), ["Who", verb, whom, "?"], who, len(context), len(tokens)))
+            for k, t in enumerate([who, verb, whom, "."]):
+                if 0 < k < 3:
+                    context += " "
+                b = len(context.encode("utf-8"))
+                tokens.append(t)
+                offsets.append([b, b + len(t.encode("utf-8"))])
+                context += t
+        out.append((context, tokens, offsets, qas))
+    return out
+
+
+def gen_rc(d, data, rng):
+    for split, n in (("train", 12), ("heldout", 3), ("dev", 3)):
+        name = data.get(split) or split
+        lines = []
+        for p, (context, tokens, offsets, qas) in enumerate(rc_paragraphs(rng(name), n)):
+            lines.append(json.dumps({"title": name, "context": context, "tokens": tokens, "offsets": offsets, "qas": [
+                {"id": "%s-%d-%d" % (name, p, k), "question": q, "question_tokens": qt,
+                 "answers": [{"text": a, "char_start": c, "span": [t, t], "aligned": True}]}
+                for k, (q, qt, a, c, t) in enumerate(qas)]}, ensure_ascii=False))
+        write_lines(os.path.join(d, name + ".jsonl"), lines)
+
+
 GENERATORS = {"lm": gen_lm, "cws": gen_cws, "ner": gen_ner, "snli": gen_snli, "classify": gen_classify,
-              "nmt": gen_nmt}
+              "nmt": gen_nmt, "rc": gen_rc}
 
 
 def generate_data(root, task, data, owners):
@@ -307,6 +348,7 @@ EMBEDDING_WORDS = {
                  "Story"],
     "snli": ["a", "man", "woman", "dog", "is", "runs", "sits", "on", "the", "grass", "beach", "Outside", "not"],
     "ner": ["Ann", "Bob", "Rome", "Oslo", "Acme", "Lego", "we", "saw", "in", "the", "with", "at", "and", "today"],
+    "rc": RC_NAMES + RC_VERBS + ["Who", ".", "?"],
 }
 
 
@@ -330,15 +372,16 @@ def generate_embeddings(root, task, data, dim):
 
 
 def embedding_dim(task_keys, experiment):
-    """model.embed (classify, snli) or model.word_embed (ner): the experiment's, else the task's default."""
+    """model.embed (classify, snli), model.word_embed (ner) or model.word_dim (rc): the experiment's, else the
+    task's default."""
     model = experiment.get("model") or {}
     defaults = {row.get("key"): row.get("default") for row in task_keys}
-    for key in ("embed", "word_embed"):
+    for key in ("embed", "word_embed", "word_dim"):
         if key in model:
             return int(model[key])
         if defaults.get("model." + key) is not None:
             return int(defaults["model." + key])
-    raise SetupError("no model.embed or model.word_embed for the vectors file")
+    raise SetupError("no model.embed, model.word_embed or model.word_dim for the vectors file")
 
 
 class SetupError(Exception):
@@ -349,7 +392,7 @@ class SetupError(Exception):
 # Experiments and their tasks
 
 BASE_TASKS = [("lm_", "lm"), ("nmt", "nmt"), ("cws", "cws"), ("ner", "ner"), ("snli", "snli"), ("sick", "snli"),
-              ("classify", "classify")]
+              ("classify", "classify"), ("rc", "rc")]
 NOT_TASK_EXPERIMENTS = {"speed": "the speed tool has no --print-config", "tune": "tuning studies (tools/tune.py)"}
 
 
@@ -575,7 +618,7 @@ def checkpoint_record(data):
 
 # The smoke runs' budget: two or three epochs of the generated data (a few steps each), so that there are dev
 # evaluations, a best model, a patience counter and (NMT) snapshots to average.
-SMOKE_BUDGET = {"lm": 2, "nmt": 3, "cws": 2, "ner": 2, "snli": 2, "classify": 3}
+SMOKE_BUDGET = {"lm": 2, "nmt": 3, "cws": 2, "ner": 2, "snli": 2, "classify": 3, "rc": 2}
 SMOKE_MAX_STEPS = 40
 # Task flags of the training run: the LM's gate dump and classify's memory weights write files of their own.
 SMOKE_FLAGS = {"lm": ["--dump-gates", "2"], "classify": ["--memory", "4"]}
@@ -608,6 +651,11 @@ def mode_inputs(ctx, task, data_dir):
         lines = ["\t".join(l.split("\t")[1:]) for l in read_lines(os.path.join(src, "test.tsv"))]
     elif task == "classify":
         lines = [l.split(" ", 1)[1] for l in read_lines(os.path.join(src, "test.txt"))]
+    elif task == "rc":   # the dev split in SQuAD's official layout (rc predict's input), without its answers
+        paras = [json.loads(l) for l in read_lines(os.path.join(src, "dev.jsonl"))]
+        lines = [json.dumps({"data": [{"title": "dev", "paragraphs": [
+            {"context": p["context"], "qas": [{"id": q["id"], "question": q["question"]} for q in p["qas"]]}
+            for p in paras]}]}, ensure_ascii=False)]
     else:   # nmt
         lines = read_lines(os.path.join(src, "test.tok.src"))
     write_lines(p, lines)
@@ -677,7 +725,8 @@ def unit_run(ctx, task):
     out_dir = os.path.join("outputs", task)
     os.makedirs(os.path.join(ctx.work, out_dir), exist_ok=True)
     inp = mode_inputs(ctx, task, data_dir)
-    mode = {"lm": "score", "cws": "segment", "ner": "tag", "snli": "predict", "classify": "predict"}.get(task)
+    mode = {"lm": "score", "cws": "segment", "ner": "tag", "snli": "predict", "classify": "predict",
+            "rc": "predict"}.get(task)
     if mode:
         out = os.path.join(out_dir, mode + ".txt")
         cmd(mode, [task, mode, run_dir, "--input", inp, "--output", out, "--threads", "1"])

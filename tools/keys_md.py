@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """experiments/KEYS.md from the code's own tables (issue 29): every task binary prints the keys it reads with
 `--print-keys` (core/base/config_table.h rows: type, default, allowed values or range, meaning); this script
-merges the six tasks' lists into one reference, one row per key, with the tasks that read it.
+merges the seven tasks' lists into one reference, one row per key, with the tasks that read it.
 
   python3 tools/keys_md.py [--bin build/bin] [--out experiments/KEYS.md]   write it
   python3 tools/keys_md.py --check                                         exit 1 when the file is stale
@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-TASKS = ["lm", "cws", "ner", "snli", "classify", "nmt"]
+TASKS = ["lm", "cws", "ner", "snli", "classify", "nmt", "rc"]
 SECTIONS = [
     ("", "Run keys (top level)", "The experiment file's top-level keys besides the sections below."),
     ("train", "train: the trainer", "Every task's trainer, optimiser and schedule. train.batch_size is read by lm "

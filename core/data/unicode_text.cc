@@ -23,10 +23,7 @@ void utf8_append(std::string& out, char32_t cp) {
   }
 }
 
-namespace {
-
-// Byte length of the whitespace character at s[i] (Python's str.split() set), or 0 if s[i] starts none.
-size_t whitespace_len(std::string_view s, size_t i) {
+std::size_t unicode_whitespace_length(std::string_view s, std::size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
   if ((c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20)) return 1;
   if (c < 0xC2) return 0;   // other ASCII, or a byte that cannot start one of the multi-byte spaces
@@ -36,6 +33,8 @@ size_t whitespace_len(std::string_view s, size_t i) {
                   cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
   return ws ? len : 0;
 }
+
+namespace {
 
 // Python's str.lower() on the blocks named in unicode_text.h; writes the result (one or two code points).
 void lower_cp(char32_t cp, std::string& out) {
@@ -102,7 +101,7 @@ std::vector<std::string_view> split_unicode_whitespace(std::string_view s) {
   std::vector<std::string_view> out;
   size_t i = 0, start = std::string_view::npos;
   while (i < s.size()) {
-    const size_t ws = whitespace_len(s, i);
+    const size_t ws = unicode_whitespace_length(s, i);
     if (ws > 0) {
       if (start != std::string_view::npos) out.push_back(s.substr(start, i - start));
       start = std::string_view::npos;

@@ -23,6 +23,10 @@ std::size_t utf8_decode(std::string_view s, std::size_t i, char32_t& cp);
 // sacreBLEU splits on U+00A0, and Multi30k's raw references contain it ("120\u00a0cm").
 std::vector<std::string_view> split_unicode_whitespace(std::string_view s);
 
+// Byte length of the whitespace character starting at s[i] (the set above: Python's str.isspace(), which is also
+// what \s matches in a Python str pattern), or 0 when s[i] starts none.
+std::size_t unicode_whitespace_length(std::string_view s, std::size_t i);
+
 // Removes the whitespace split_unicode_whitespace() splits on at both ends (Python's str.strip()).
 std::string_view strip_unicode_whitespace(std::string_view s);
 

@@ -19,8 +19,6 @@ bool is_ascii_punctuation(char c) {
   return u < 0x80 && std::ispunct(u);
 }
 
-bool in(char32_t cp, char32_t lo, char32_t hi) { return cp >= lo && cp <= hi; }
-
 // The code point at s[i] and its byte length (an invalid byte: itself, length 1, never a word character).
 char32_t cp_at(std::string_view s, std::size_t i, std::size_t& len) {
   char32_t cp = 0;
@@ -69,6 +67,14 @@ struct LowerPair {
 // Every non-ASCII code point whose str.lower() is one other code point (generated, tools/python_lower_table.py).
 constexpr LowerPair kPythonLower[] = {
 #include "eval/python_lower_table.inc"
+};
+
+struct AlnumRange {
+  char32_t first, last;
+};
+// The non-ASCII code points where str.isalnum() holds, as ranges (generated, tools/python_lower_table.py).
+constexpr AlnumRange kPythonAlnum[] = {
+#include "eval/python_alnum_table.inc"
 };
 
 // The table's lowercase for cp, or cp itself.
@@ -132,25 +138,9 @@ std::string python_lower(std::string_view s) {
 
 bool is_squad_word_char(char32_t cp) {
   if (cp < 0x80) return std::isalnum(static_cast<int>(cp)) || cp == '_';
-  if (cp <= 0x9F) return false;                               // C1 controls
-  if (cp <= 0xBF) {                                           // Latin-1 punctuation and symbols: ª ² ³ µ ¹ º ¼ ½ ¾ are alnum
-    for (char32_t a : {0xAAu, 0xB2u, 0xB3u, 0xB5u, 0xB9u, 0xBAu, 0xBCu, 0xBDu, 0xBEu})
-      if (cp == a) return true;
-    return false;
-  }
-  if (cp == 0xD7 || cp == 0xF7) return false;                 // × ÷
-  if (in(cp, 0x2C2, 0x2C5) || in(cp, 0x2D2, 0x2DF) || in(cp, 0x2E5, 0x2EB) || cp == 0x2ED || in(cp, 0x2EF, 0x36F))
-    return false;                                             // modifier symbols, combining marks
-  if (cp == 0x375 || cp == 0x37E || cp == 0x384 || cp == 0x385 || cp == 0x387 || cp == 0x3F6) return false;   // Greek
-  if (in(cp, 0x482, 0x489)) return false;                     // Cyrillic thousands sign, combining marks
-  if (cp == 0x1680 || in(cp, 0x2000, 0x206F) || in(cp, 0x20A0, 0x20FF) || in(cp, 0x2190, 0x23FF) ||
-      in(cp, 0x2500, 0x27BF) || in(cp, 0x2E00, 0x2E7F))
-    return false;                                             // spaces, general punctuation, currency, arrows, maths, shapes
-  if (in(cp, 0x3000, 0x3004) || in(cp, 0x3008, 0x3020) || cp == 0x3030 || in(cp, 0x303D, 0x303F)) return false;
-  if (in(cp, 0xFE30, 0xFE4F) || in(cp, 0xFF01, 0xFF0F) || in(cp, 0xFF1A, 0xFF20) || in(cp, 0xFF3B, 0xFF40) ||
-      in(cp, 0xFF5B, 0xFF65))
-    return false;                                             // CJK and fullwidth punctuation
-  return true;
+  const auto* it = std::upper_bound(std::begin(kPythonAlnum), std::end(kPythonAlnum), cp,
+                                    [](char32_t c, const AlnumRange& r) { return c < r.first; });
+  return it != std::begin(kPythonAlnum) && cp <= std::prev(it)->last;
 }
 
 std::string squad_normalize(std::string_view s) {
@@ -197,15 +187,17 @@ const nlohmann::json& need(const nlohmann::json& obj, const char* key, bool arra
 
 }  // namespace
 
-nlohmann::json squad_read_json(const std::string& path) {
+nlohmann::json squad_parse_json(const std::vector<std::string>& lines, const std::string& name) {
   std::string text;
-  for (const std::string& line : read_lines(path)) (text += line) += '\n';   // JSON strings hold no raw newline
+  for (const std::string& line : lines) (text += line) += '\n';   // JSON strings hold no raw newline
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    TW_FAIL(path, ": not JSON (", e.what(), ")");
+    TW_FAIL(name, ": not JSON (", e.what(), ")");
   }
 }
+
+nlohmann::json squad_read_json(const std::string& path) { return squad_parse_json(read_lines(path), path); }
 
 std::vector<SquadQuestion> squad_questions(const nlohmann::json& root, const std::string& file) {
   std::vector<SquadQuestion> out;

@@ -16,8 +16,8 @@
 //
 // Unicode: str.lower() is a generated table of Python's single-code-point lowercase mappings
 // (python_lower_table.inc, tools/python_lower_table.py) plus U+0130 and the final-sigma rule, whose "cased" and
-// "case-ignorable" are approximated (squad_eval.cc); \w for the article boundaries is alphanumeric by ranges
-// (is_squad_word_char): exact on ASCII, Latin, Greek, Cyrillic, CJK and the punctuation blocks listed there.
+// "case-ignorable" are approximated (squad_eval.cc); \w for the article boundaries is str.isalnum() or '_', by a
+// generated table of Python's alphanumeric ranges (python_alnum_table.inc, the same tool).
 #pragma once
 #include <map>
 #include <string>
@@ -30,7 +30,7 @@ namespace twin {
 
 // The script's normalize_answer(s).
 std::string squad_normalize(std::string_view s);
-// Python's str \w (isalnum or '_') for the code point, by the ranges in squad_eval.cc.
+// Python's str \w (isalnum or '_') for the code point, by the generated table (python_alnum_table.inc).
 bool is_squad_word_char(char32_t cp);
 
 bool squad_exact_match(std::string_view prediction, std::string_view ground_truth);
@@ -64,6 +64,8 @@ std::map<std::string, std::string> squad_predictions(const nlohmann::json& root,
 
 // A dataset or prediction file parsed (gzip or plain, data/text.h); a file that is not JSON is an Error naming it.
 nlohmann::json squad_read_json(const std::string& path);
+// The same for the lines of a file already read (data/text.h's conventions), `name` naming it in the Error.
+nlohmann::json squad_parse_json(const std::vector<std::string>& lines, const std::string& name);
 
 // Both files read (gzip or plain, data/text.h) and scored; a file that is not JSON is an Error naming it.
 SquadScore squad_score_files(const std::string& dataset_file, const std::string& prediction_file);

@@ -43,13 +43,13 @@ class Embedding {
   Index vocab_size() const { return e_ ? e_->value.rows() : 0; }
   Index dim() const { return e_ ? e_->value.cols() : 0; }
 
-  // GloVe text format: `word v1 ... vD` separated by spaces or tabs; CRLF endings and a word2vec-style
-  // first line "<count> <dim>" are accepted. A word may contain spaces (glove.840B has ". . ." and the
-  // like) as long as its extra pieces are not numbers. Rows of found words are overwritten with the
-  // file's values; other rows keep their initial values. Values of words not in the vocabulary are not
-  // parsed (a large file is mostly such words), only counted. Throws twin::Error naming the file and
-  // line for a wrong number of values, a non-numeric/non-finite value, a word that is not UTF-8, or a second
-  // line for a word of the vocabulary (which vector was meant is unknowable).
+  // GloVe text format, read by nn/glove_lines.h's rule (`word v1 ... vD` separated by spaces or tabs, CRLF, a
+  // word2vec-style first line "<count> <dim>", words with spaces whose extra pieces are not numbers), D the
+  // table's width. Rows of found words are overwritten with the file's values; other rows keep their initial
+  // values. Values of words not in the vocabulary are not parsed (a large file is mostly such words), only
+  // counted. Throws twin::Error naming the file and line for a wrong number of values, a non-numeric/non-finite
+  // value, a word the caller's check refuses, or a second line for a word of the vocabulary (which vector was
+  // meant is unknowable).
   PretrainedStats load_glove(const std::string& path, const WordToId& word_to_id, const WordCheck& check = nullptr);
   PretrainedStats load_glove(const std::string& path, const std::vector<std::string>& vocab,   // id = index
                              const WordCheck& check = nullptr);

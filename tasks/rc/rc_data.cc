@@ -27,6 +27,10 @@ const ConfigTable<RcDataConfig>& rc_data_table() {
         .integer("char_limit", &C::char_limit, 1, 1 << 10, "characters of a word fed to the character RNN")
         .integer("min_count", &C::min_count, 1, 1 << 30,
                  "without embeddings: training words seen fewer times map to <unk>")
+        .count("max_train_questions", &C::max_train_questions, 0, 1L << 40,
+                 "> 0: only the first N questions of the training file (smoke runs, speed pilots); 0 = all")
+        .count("max_eval_questions", &C::max_eval_questions, 0, 1L << 40,
+                 "> 0: only the first N questions of heldout and dev, scored over those N; 0 = all")
         .text("embeddings", &C::embeddings,
               "GloVe-format vectors: the word vocabulary is their words (R-Net); \"\" = the training words");
     add_batching_rows<C>(t, [](C& c) -> BatchingConfig& { return c; }, "questions", "evaluation");
@@ -51,13 +55,9 @@ using nlohmann::json;
 constexpr const char* kLayout = "expected data_prep/squad.py's paragraph {context, tokens, offsets, qas: [{id, "
                                 "question_tokens, answers: [{text, span}]}]}";
 
-// obj[key] of the JSON type `is` checks, else an error naming where, the item and the key.
 const json& need(const json& obj, const char* key, bool (json::*is)() const noexcept, const char* type,
                  const std::string& where) {
-  const auto it = obj.find(key);
-  TW_CHECK(it != obj.end(), where, ": no '", key, "': ", kLayout);
-  TW_CHECK(((*it).*is)(), where, ": '", key, "' is a JSON ", it->type_name(), ", expected ", type);
-  return *it;
+  return need_field(obj, key, is, type, where, kLayout);
 }
 
 std::vector<std::string> strings_of(const json& a, const char* key, const std::string& where) {
@@ -141,6 +141,15 @@ RcExample read_question(const json& q, std::size_t k, const std::shared_ptr<RcPa
 }
 }  // namespace
 
+const nlohmann::json& need_field(const nlohmann::json& obj, const char* key,
+                                 bool (nlohmann::json::*is)() const noexcept, const char* type,
+                                 const std::string& where, const char* layout) {
+  const auto it = obj.find(key);
+  TW_CHECK(it != obj.end(), where, ": no '", key, "': ", layout);
+  TW_CHECK(((*it).*is)(), where, ": '", key, "' is a JSON ", it->type_name(), ", expected ", type);
+  return *it;
+}
+
 RcSplit read_rc_file(const std::string& path, RcLimits limits) {
   TW_CHECK(std::filesystem::exists(path), "SQuAD data file ", path, " not found (HINT: RAW_DATA=../shared/data "
            "python3 data_prep/squad.py writes data/squad/ from $RAW_DATA/squad; data.dir in the experiment says where)");
@@ -148,9 +157,15 @@ RcSplit read_rc_file(const std::string& path, RcLimits limits) {
   s.path = path;
   s.limits = limits;
   std::map<std::string, std::string> first_at;   // question id -> "file:line" of its first appearance
-  // The records are the paragraphs; their questions go to s.examples as they come.
-  const auto paragraphs = read_records<std::shared_ptr<RcParagraph>>(path, [&](const std::string& line,
-                                                                               const std::string& where) {
+  // One paragraph per line; its questions go to s.examples as they come. With limits.questions, reading stops
+  // once that many questions are in.
+  LineReader in(path);
+  for (std::string line; in.next(line);) {
+    if (limits.questions > 0 && static_cast<long>(s.questions.size()) >= limits.questions) {
+      s.cut = true;   // a line after the first limits.questions questions
+      break;
+    }
+    const std::string where = in.where();
     json p;
     try {
       p = json::parse(line);
@@ -160,11 +175,16 @@ RcSplit read_rc_file(const std::string& path, RcLimits limits) {
     }
     TW_CHECK(p.is_object(), where, ": a JSON ", p.type_name(), ", expected an object: ", kLayout);
     std::shared_ptr<RcParagraph> para = read_paragraph(p, where);
+    ++s.paragraphs;
     const json& qas = need(p, "qas", &json::is_array, "a list", where);
     for (std::size_t k = 0; k < qas.size(); ++k) {
       RcExample ex = read_question(qas[k], k, para, where);
       const auto [it, fresh] = first_at.emplace(ex.id, where);
       TW_CHECK(fresh, where, ": question '", ex.id, "': duplicate id, first at ", it->second, ": ids must be unique");
+      if (limits.questions > 0 && static_cast<long>(s.questions.size()) >= limits.questions) {
+        s.cut = true;   // this paragraph's later questions and every later line are left out
+        continue;
+      }
       SquadQuestion sq{ex.id, {}};
       for (const RcAnswer& a : ex.answers) sq.answers.push_back(a.text);
       s.questions.push_back(std::move(sq));
@@ -176,23 +196,22 @@ RcSplit read_rc_file(const std::string& path, RcLimits limits) {
         s.examples.push_back(std::move(ex));
       }
     }
-    return para;
-  });
-  s.paragraphs = static_cast<long>(paragraphs.size());
+  }
   TW_CHECK(!s.questions.empty(), path, ": no questions (an empty split; rerun python3 data_prep/squad.py)");
   return s;
 }
 
 std::string RcSplit::summary() const {
   auto limit = [](int v) { return v > 0 ? std::to_string(v) : std::string("none"); };
-  return detail::cat(path, ": ", paragraphs, " paragraphs, ", questions.size(), " questions, ", examples.size(),
-                     " kept; dropped ", dropped_passage, " of passages over ", limit(limits.passage), " tokens and ",
-                     dropped_question, " over ", limit(limits.question), " question tokens");
+  return detail::cat(path, ": ", paragraphs, " paragraphs, ", questions.size(), " questions",
+                     cut ? " (the first: data.max_*_questions; the rest of the file not read)" : "", ", ",
+                     examples.size(), " kept; dropped ", dropped_passage, " of passages over ", limit(limits.passage),
+                     " tokens and ", dropped_question, " over ", limit(limits.question), " question tokens");
 }
 
 RcSplit read_split(const RcDataConfig& c, const std::string& name, bool training) {
-  const RcLimits limits = training ? RcLimits{c.passage_limit, c.question_limit}
-                                   : RcLimits{c.test_passage_limit, c.test_question_limit};
+  const RcLimits limits = training ? RcLimits{c.passage_limit, c.question_limit, c.max_train_questions}
+                                   : RcLimits{c.test_passage_limit, c.test_question_limit, c.max_eval_questions};
   RcSplit s = read_rc_file(c.dir + "/" + name + ".jsonl", limits);
   std::fprintf(stderr, "rc: %s\n", s.summary().c_str());
   return s;

@@ -36,6 +36,8 @@ struct RcDataConfig : BatchingConfig {
   int test_question_limit = 100;
   int char_limit = 16;            // characters of a word fed to the character RNN (the first ones)
   int min_count = 1;              // without embeddings: training words seen fewer times map to <unk>
+  long max_train_questions = 0;   // > 0: only the first N questions of the training file (smoke runs, pilots)
+  long max_eval_questions = 0;    // > 0: only the first N questions of heldout and dev, each scored over those N
   std::string embeddings;         // GloVe-format vectors; "" = the vocabulary of the training words
 };
 const ConfigTable<RcDataConfig>& rc_data_table();
@@ -79,17 +81,20 @@ struct RcExample {
   std::vector<RcAnswer> answers;            // at least one; the first is the training target
 };
 
-// Questions whose passage or question has more tokens than these are dropped (0 = no limit).
+// Questions whose passage or question has more tokens than these are dropped (0 = no limit); with questions > 0
+// only the file's first that many questions are kept, and the rest of the file is not read (smoke runs, pilots).
 struct RcLimits {
   int passage = 0, question = 0;
+  long questions = 0;
 };
 
 struct RcSplit {
   std::string path;
   std::vector<RcExample> examples;           // the kept questions, in file order
   std::vector<SquadQuestion> questions;      // every question of the file (dropped ones too): scoring
-  long paragraphs = 0;
+  long paragraphs = 0;                       // read
   long dropped_passage = 0, dropped_question = 0;   // over limits.passage; else over limits.question
+  bool cut = false;                          // limits.questions reached: the rest of the file was not read
   RcLimits limits;
   std::string summary() const;   // the log line: counts and the drops with their limits
 };
@@ -100,9 +105,19 @@ struct RcSplit {
 // different lengths; an offset outside the context, overlapping the previous one, or whose bytes are not the
 // token; an empty question; a question without answers; an answer span outside the passage or with first > last;
 // an id seen before in the file. A missing file says how to make it; a file without questions is an error.
+// With limits.questions > 0, reading stops once that many questions are in (`cut`).
 RcSplit read_rc_file(const std::string& path, RcLimits limits);
-// <dir>/<name>.jsonl with the training limits (training) or the test limits; prints summary() to stderr.
+// <dir>/<name>.jsonl with the training limits (training) or the test limits, its first data.max_train_questions
+// or data.max_eval_questions questions when set (the split is then scored over those alone); prints summary()
+// to stderr.
 RcSplit read_split(const RcDataConfig& c, const std::string& name, bool training);
+
+// obj[key] when obj has it and `is` (e.g. &nlohmann::json::is_string) holds for it, else an Error: "<where>: no
+// '<key>': <layout>" or "<where>: '<key>' is a JSON <its type>, expected <type>". The readers of a split file and
+// of `rc predict`'s input check every field through it.
+const nlohmann::json& need_field(const nlohmann::json& obj, const char* key,
+                                 bool (nlohmann::json::*is)() const noexcept, const char* type,
+                                 const std::string& where, const char* layout);
 
 // The answer text of the token span [first, last] of p: the context's bytes from the first token's begin to
 // the last token's end (R-Net's convention: context[spans[first][0] : spans[last][1]]), so that a predicted

@@ -20,10 +20,12 @@ Predictions predictions_of(const std::vector<RcExample>& examples, const std::ve
   return p;
 }
 
-void write_predictions(const std::string& path, const Predictions& p) {
+std::string prediction_text(const Predictions& p) {
   // nlohmann::json keeps object keys sorted; dump() writes UTF-8 as is (the script's json.load reads both).
-  write_text_atomic(path, nlohmann::json(p).dump() + "\n");
+  return nlohmann::json(p).dump() + "\n";
 }
+
+void write_predictions(const std::string& path, const Predictions& p) { write_text_atomic(path, prediction_text(p)); }
 
 Predictions read_predictions(const std::string& path) { return squad_predictions(squad_read_json(path), path); }
 

@@ -20,7 +20,9 @@ using Predictions = std::map<std::string, std::string>;   // question id -> answ
 // must equal examples.size(); a span outside its passage is an Error naming the question id.
 Predictions predictions_of(const std::vector<RcExample>& examples, const std::vector<std::pair<int, int>>& spans);
 
-// Writes `p` as one JSON object to `path` (atomically, file_io.h), keys sorted, UTF-8, ending in a newline.
+// `p` as the file's text: one JSON object, keys sorted, UTF-8, ending in a newline.
+std::string prediction_text(const Predictions& p);
+// Writes prediction_text(p) to `path` (atomically, file_io.h).
 void write_predictions(const std::string& path, const Predictions& p);
 // Reads a prediction file (gzip or plain); not JSON, not an object or a value that is not a string: an Error
 // naming the file (and the id).

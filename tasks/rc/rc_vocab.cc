@@ -5,6 +5,7 @@
 
 #include "base/check.h"
 #include "data/text.h"
+#include "nn/glove_lines.h"
 
 namespace twin::rc {
 
@@ -18,10 +19,6 @@ std::string ascii_mapped(std::string_view s, bool upper_first, bool upper_rest) 
     if (!up && ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
   }
   return out;
-}
-
-bool is_integer(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
 }
 
 // Counts every token of `text` and every character of those tokens.
@@ -70,20 +67,15 @@ int RcVocabs::word_id(std::string_view token) const {
 
 std::vector<std::string> vector_file_words(const std::string& path) {
   LineReader in(path);
+  GloveLines lines(0, [&path](long n) { return path + ":" + std::to_string(n); });
   std::vector<std::string> out;
   std::unordered_set<std::string> seen;
-  std::size_t dim = 0;   // values per line, from the first vector line
   std::string line;
   while (in.next(line)) {
-    const std::vector<std::string> f = split_whitespace(line);
-    if (in.line_no() == 1 && f.size() == 2 && is_integer(f[0]) && is_integer(f[1])) continue;   // word2vec header
-    if (dim == 0) dim = f.size() > 0 ? f.size() - 1 : 0;
-    TW_CHECK(dim > 0 && f.size() > dim, in.where(), ": ", f.size(), " field(s), expected a word and ",
-             dim > 0 ? std::to_string(dim) : std::string("its"), " values (a GloVe-format vectors file)");
-    std::string word = f[0];   // glove.840B has words with spaces: the pieces before the last `dim` fields
-    for (std::size_t k = 1; k + dim < f.size(); ++k) word.append(" ").append(f[k]);
-    TW_CHECK(seen.insert(word).second, in.where(), ": word '", word, "' again: a vectors file has one line per word");
-    out.push_back(std::move(word));
+    if (!lines.read(line)) continue;
+    TW_CHECK(seen.insert(lines.word()).second, lines.where(), ": word '", lines.word(),
+             "' again: a vectors file has one line per word");
+    out.push_back(lines.word());
   }
   TW_CHECK(!out.empty(), path, ": no vectors (expected GloVe lines 'word v1 ... vD')");
   return out;

@@ -30,8 +30,9 @@ struct RcVocabs {
   int word_id(std::string_view token) const;
 };
 
-// The words of a GloVe-format file (the first field of each vector line; a word2vec "count dim" first line is
-// skipped), in file order. Errors name file:line: a line without values, a word seen twice.
+// The words of a GloVe-format file, in file order, read by nn/glove_lines.h's rule (the one Embedding::load_glove
+// reads the vectors by; D from the header or the first vector line). Errors name file:line: a line with another
+// number of values, a word seen twice.
 std::vector<std::string> vector_file_words(const std::string& path);
 
 // The vocabularies from the training examples (each paragraph counted once) and c.embeddings, as above.

@@ -5,6 +5,7 @@ The tasks' own synthetic generators are C++ functions used by the GoogleTest sui
 their formats, deterministic and fast (a case must run well under a second). NMT's subword model is learned
 with Debian's `spm_train` (package sentencepiece, installed by `make deps`) once per folder.
 """
+import json
 import os
 import random
 import shutil
@@ -92,5 +93,24 @@ def nmt(d, rng):
                    check=True, capture_output=True)
 
 
+def rc(d, rng):
+    """data_prep/squad.py's splits: paragraphs "<Name> <verb> <Name>." asked "Who <verb> <Name>?"."""
+    names, verbs = ["Ann", "Bob", "Eve"], ["met", "saw", "paid"]
+    for name, n in (("train", 8), ("heldout", 2), ("dev", 2)):
+        lines = []
+        for p in range(n):
+            who, verb, whom = rng.choice(names), rng.choice(verbs), rng.choice(names)
+            context = "%s %s %s." % (who, verb, whom)
+            b = [0, len(who) + 1, len(who) + len(verb) + 2, len(context) - 1]
+            tokens = [who, verb, whom, "."]
+            lines.append(json.dumps({"title": name, "context": context, "tokens": tokens,
+                                     "offsets": [[x, x + len(t)] for x, t in zip(b, tokens)],
+                                     "qas": [{"id": "%s%d" % (name, p), "question": "Who %s %s?" % (verb, whom),
+                                              "question_tokens": ["Who", verb, whom, "?"],
+                                              "answers": [{"text": who, "char_start": 0, "span": [0, 0]}]}]}))
+        _write(os.path.join(d, name + ".jsonl"), lines)
+
+
 def generate(task, d, seed=7):
-    {"lm": lm, "cws": cws, "ner": ner, "snli": snli, "classify": classify, "nmt": nmt}[task](d, random.Random(seed))
+    {"lm": lm, "cws": cws, "ner": ner, "snli": snli, "classify": classify, "nmt": nmt,
+     "rc": rc}[task](d, random.Random(seed))

@@ -16,6 +16,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
 import rescore  # noqa: E402
+import significance as sig  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import mend_epochs_done  # noqa: E402
@@ -181,6 +182,43 @@ class Rescore(unittest.TestCase):
         rc, text = self.run_rescore()
         self.assertEqual(rc, 1)
         self.assertIn("translations test_beam1: bleu: summary.json says 0.0, the kept outputs give 100.0", text)
+
+    def test_squad_em_and_f1_by_hand(self):
+        # dev (the trainer's test): q1 "the Ann" vs "Ann": EM 1 (articles go); q2 "Bob Carl" vs "Dora" or "Bob":
+        # EM 0, F1 2 (1/2)(1) / (1/2 + 1) = 2/3; q3 unanswered: 0; "zz" is not a dev id (ignored).
+        # heldout (the trainer's dev): its first question only (data.max_eval_questions 1), answered right.
+        def para(qas):
+            return json.dumps({"context": "c", "qas": [{"id": i, "answers": [{"text": t} for t in a]} for i, a in qas]})
+        write(os.path.join(self.root, "data/squad/dev.jsonl"),
+              para([("q1", ["Ann"]), ("q2", ["Dora", "Bob"])]) + "\n" + para([("q3", ["Eve"])]) + "\n")
+        write(os.path.join(self.root, "data/squad/heldout.jsonl"), para([("h1", ["x y"]), ("h2", ["z"])]) + "\n")
+        em, f1 = 100 / 3, 100 * (1 + 2 / 3) / 3
+        d = make_run(self.root, "rc_x_s1", "rc",
+                     {"dir": "data/squad", "heldout": "heldout", "dev": "dev", "max_eval_questions": 1},
+                     {"dev": {"exact_match": 100.0, "f1": 100.0, "total": 1, "answered": 1},
+                      "test": {"exact_match": em, "f1": f1, "total": 3, "answered": 2},
+                      "predictions": {"dev": "predictions/heldout.json", "test": "predictions/dev.json"}},
+                     {"predictions/heldout.json": '{"h1": "X, y!"}\n',
+                      "predictions/dev.json": '{"q1": "the Ann", "q2": "Bob Carl", "zz": "?"}\n'})
+        rc, text = self.run_rescore("--write-stats")
+        self.assertEqual(rc, 1, text)   # max_eval_questions cuts dev too: 1 question, not 3
+        self.assertIn("rc_x_s1: test total: summary.json says 3, the kept outputs give 1", text)
+        with open(os.path.join(d, "config.resolved.json"), "w", encoding="utf-8") as f:
+            json.dump({"data": {"dir": "data/squad", "heldout": "heldout", "dev": "dev"}}, f)
+        with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
+            summary = json.load(f)
+        summary["dev"] = {"exact_match": 50.0, "f1": 50.0, "total": 2, "answered": 1}
+        with open(os.path.join(d, "summary.json"), "w", encoding="utf-8") as f:
+            json.dump(summary, f)
+        rc, text = self.run_rescore("--write-stats")
+        self.assertEqual(rc, 0, text)
+        with open(os.path.join(d, "stats", "test.tsv"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), "exact_match\tf1\tquestions\n1\t1.0\t1\n0\t%r\t1\n0\t0\t1\n" % (2 / 3))
+        self.assertAlmostEqual(sig.metric("squad", [[1, 1.0, 1], [0, 2 / 3, 1], [0, 0, 1]]), f1, places=12)
+        write(os.path.join(d, "predictions", "dev.json"), '{"q1": "Ann", "q2": "Bob", "q3": "Eve"}\n')
+        rc, text = self.run_rescore()
+        self.assertEqual(rc, 1)
+        self.assertIn("rc_x_s1: test exact_match: summary.json says %r, the kept outputs give 100.0" % em, text)
 
     def test_runs_without_outputs_and_without_data(self):
         make_run(self.root, "classify_old", "classify", {"dir": "data/sst", "dev": "dev", "test": "test"},

@@ -33,7 +33,8 @@ class SquadEval(unittest.TestCase):
             self.assertEqual(squad_eval.normalize(raw), want, raw)
 
     def test_lowercase_table_of_the_cxx_is_this_pythons(self):
-        # core/eval/squad_eval.cc lowercases through the generated table: it must be what str.lower does here
+        # core/eval/squad_eval.cc lowercases and finds word characters through the generated tables: they must be
+        # what str.lower and str.isalnum do here
         p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "python_lower_table.py"), "--check"],
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
