@@ -30,6 +30,22 @@ void Graph::give(Mat&& m) {
   if (m.size() > 0) pool_[m.size()].push_back({std::move(m), batch_});
 }
 
+std::size_t Graph::value_bytes(NodeId id) const {
+  const Node& n = nodes_[static_cast<size_t>(id)];
+  return n.borrowed ? 0 : static_cast<std::size_t>(n.value.size()) * sizeof(Real);
+}
+
+std::size_t Graph::grad_bytes(NodeId id) const {
+  const Node& n = nodes_[static_cast<size_t>(id)];
+  return n.ext_grad ? 0 : static_cast<std::size_t>(n.grad.size()) * sizeof(Real);
+}
+
+std::size_t Graph::pooled_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& [size, v] : pool_) bytes += static_cast<std::size_t>(size) * v.size() * sizeof(Real);
+  return bytes;
+}
+
 void Graph::defer_weight_grad(NodeId w, const Mat* x, const Mat* dy) {
   TW_DCHECK(x->rows() == dy->rows(), "defer_weight_grad: x and dy row counts differ");
   for (Deferred& d : deferred_)

@@ -12,6 +12,7 @@
 //  6. every op name is in kAllOps (ops/op_names.h) and gradient-checked in tests.
 #pragma once
 #include <chrono>
+#include <cstddef>
 #include <deque>
 #include <functional>
 #include <string>
@@ -92,6 +93,12 @@ class Graph {
     long recycled = 0;    // buffers in the pool after the last clear()
   };
   const PoolStats& pool_stats() const { return stats_; }
+  // Memory accounting (tasks/rc/rc_tape_memory.cc): the bytes of the buffers node `id` owns, its value (0 for a
+  // parameter's, which is borrowed) and its gradient (0 while untouched, and for a parameter's, which the store
+  // owns); and the bytes of the free buffers waiting in the pool. Buffers a backward closure owns are not seen.
+  std::size_t value_bytes(NodeId id) const;
+  std::size_t grad_bytes(NodeId id) const;
+  std::size_t pooled_bytes() const;
 
   // For op implementations only. Drops `bw` in kInfer mode or when no input needs a gradient.
   Var record(const char* op, Mat value, std::initializer_list<Var> inputs, Backward bw);

@@ -153,8 +153,14 @@ PointerLogits RcModel::forward(Graph& g, const RcBatch& bt, Rng& rng, bool train
     }
     return words_.apply(g, tm);                                                  // e [T*B, E]
   };
+  auto mark = [&](const char* part) {
+    if (marks_) marks_->emplace_back(part, g.size());
+  };
+  mark("passage words and characters");
   Var xp = concat_cols({words(bt.passage_words, P), chars(g, bt.passage_chars, P * B, bt.word_len, p, rng)});
+  mark("question words and characters");
   Var xq = concat_cols({words(bt.question_words, Q), chars(g, bt.question_chars, Q * B, bt.word_len, p, rng)});
+  mark("encoder");
   // Encoder: per layer and direction one mask [B, I], the same for passage and question (native_rnn's masks).
   auto mask_for = [&](Index cols) { return p > 0 ? dropout_mask(rng, B, cols, p) : Mat(); };
   std::vector<Var> up, uq;
@@ -167,10 +173,15 @@ PointerLogits RcModel::forward(Graph& g, const RcBatch& bt, Rng& rng, bool train
     uq.push_back(hq);
   }
   Var u_p = concat_cols(up), u_q = concat_cols(uq);                             // u^P [P*B, 6H], u^Q [Q*B, 6H]
+  mark("question-passage attention");
   Var att = qp_att_.apply(u_p, u_q, qmask, B, p, rng);                          // [P*B, 12H]
+  mark("question-passage RNN");
   Var v_p = birnn(qp_rnn_, att, pmask, B, mask_for(att.cols()), mask_for(att.cols()));   // v^P [P*B, 2H]
+  mark("self-matching attention");
   Var self = self_att_.apply(v_p, v_p, pmask, B, p, rng);                       // [P*B, 4H]
+  mark("self-matching RNN");
   Var h_p = birnn(self_rnn_, self, pmask, B, mask_for(self.cols()), mask_for(self.cols()));   // h^P [P*B, 2H]
+  mark("question pooling and pointer");
   Var r_q = pool_q_.apply(slice_cols(u_q, u_q.cols() - 2 * H, 2 * H), qmask, B, pp, rng);   // r^Q [B, 2H]
   return pointer_.apply(r_q, h_p, pmask, B, pp, rng);
 }
@@ -183,6 +194,7 @@ PointerLogits RcModel::logits(Graph& g, const RcBatch& batch, Rng& rng) const {
 Var RcModel::summed_loss(Graph& g, const RcBatch& batch, Rng& rng, bool train) const {
   check_batch(batch, true);
   const PointerLogits l = forward(g, batch, rng, train);
+  if (marks_) marks_->emplace_back("loss", g.size());
   const Ids start(batch.answer_start.begin(), batch.answer_start.end());
   const Ids end(batch.answer_end.begin(), batch.answer_end.end());
   return cross_entropy(l.start, start, Mat()) + cross_entropy(l.end, end, Mat());   // [1, 1]

@@ -33,6 +33,7 @@
 // softmax masks padded positions exactly (tests/test_rc_model.cc).
 #pragma once
 #include <memory>
+#include <string>
 #include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
@@ -97,6 +98,11 @@ class RcModel {
 
   const RcModelConfig& config() const { return cfg_; }
 
+  // Memory accounting (rc_tape_memory.cc): while set, every forward pass appends each model part's name and the
+  // graph's size where the part begins (summed_loss appends "loss" after the pointer network).
+  using PartMarks = std::vector<std::pair<std::string, size_t>>;
+  void set_part_marks(PartMarks* marks) { marks_ = marks; }
+
  private:
   struct BiLayer {
     std::unique_ptr<Cell> fwd, bwd;
@@ -114,6 +120,7 @@ class RcModel {
   BiLayer qp_rnn_, self_rnn_;
   AttentionPooling pool_q_;
   PointerNet pointer_;
+  PartMarks* marks_ = nullptr;
 };
 
 }  // namespace twin::rc
