@@ -17,7 +17,18 @@ Mat Graph::take(Index rows, Index cols) {
     return m;
   }
   ++stats_.misses;
+  evict(rows * cols);
   return Mat(rows, cols);
+}
+
+void Graph::evict(Index elements) {
+  Index freed = 0;
+  for (auto it = pool_.rbegin(); it != pool_.rend() && freed < elements; ++it)
+    std::erase_if(it->second, [&](const Pooled& p) {
+      if (freed >= elements || p.stamp >= batch_) return false;
+      freed += it->first;
+      return true;
+    });
 }
 
 Mat Graph::take_zero(Index rows, Index cols) {
@@ -51,9 +62,11 @@ void Graph::defer_weight_grad(NodeId w, const Mat* x, const Mat* dy) {
   for (Deferred& d : deferred_)
     if (d.w == w) {
       d.xy.emplace_back(x, dy);
+      deferred_reads_.insert({x, dy});
       return;
     }
   deferred_.push_back({w, {{x, dy}}});
+  deferred_reads_.insert({x, dy});
 }
 
 // dW += [x_1; x_2; ...]ᵀ [dy_1; dy_2; ...]: gathering the thin per-step rows costs one copy and turns T
@@ -79,6 +92,7 @@ void Graph::flush_deferred() {
     give(std::move(dys));
   }
   deferred_.clear();
+  deferred_reads_.clear();
 }
 
 Var Graph::constant(Mat value) {
@@ -117,6 +131,8 @@ Mat& Graph::grad(NodeId id) {
     n.param->mark_all();
     return *n.ext_grad;
   }
+  TW_CHECK(!n.grad_released, "Graph::grad: the gradient of node ", id, " (", n.op,
+           ") was released when its backward had run (HINT: keep_gradients() before backward() to read it)");
   if (!n.grad_ready) {
     const Mat& v = n.borrowed ? *n.borrowed : n.value;
     n.grad = take_zero(v.rows(), v.cols());
@@ -137,6 +153,7 @@ void Graph::add_grad(NodeId id, Mat&& m) {
   TW_CHECK(m.rows() == v.rows() && m.cols() == v.cols(), "Graph::add_grad: ", shape_str(m), " for node ", id,
            " (", n.op, ") of ", shape_str(v));
   if (!n.ext_grad && !n.grad_ready) {
+    TW_CHECK(!n.grad_released, "Graph::add_grad: the gradient of node ", id, " (", n.op, ") was released");
     n.grad = std::move(m);
     n.grad_ready = true;
     return;
@@ -190,15 +207,23 @@ void Graph::backward(Var loss) {
     if (!n.backward || !n.grad_ready) continue;
     if (!profile::enabled()) {
       n.backward(*this, id);
-      continue;
+    } else {
+      const Stopwatch sw;
+      n.backward(*this, id);
+      profile::add_backward(n.op, sw.seconds());
     }
-    const Stopwatch sw;
-    n.backward(*this, id);
-    profile::add_backward(n.op, sw.seconds());
+    release_grad(n);
   }
   const Stopwatch sw;
   flush_deferred();
   if (profile::enabled()) profile::add_backward("deferred weight gradients", sw.seconds());
+}
+
+void Graph::release_grad(Node& n) {
+  if (keep_grads_ || n.ext_grad || n.grad.size() == 0) return;
+  if (deferred_reads_.count(&n.grad)) return;
+  give(std::move(n.grad));
+  n.grad_released = true;
 }
 
 void Graph::clear() {
@@ -218,6 +243,7 @@ void Graph::clear() {
   nodes_.clear();
   param_nodes_.clear();
   deferred_.clear();
+  deferred_reads_.clear();
   prof_last_ = std::chrono::steady_clock::now();
 }
 

@@ -1,6 +1,7 @@
 // Word embeddings: a table E:[V, D] (parameter `scope/E`), y[n] = E[ids[n]]. The lookup's backward
 // scatter-adds into the looked-up rows only and marks them touched (row-sparse optimiser updates).
-//  - freeze(): E.trainable = false, so graphs give it no gradient node (pretrained vectors kept fixed).
+//  - freeze(): E.trainable = false, so graphs give it no gradient node and it keeps no gradient buffer
+//    (pretrained vectors kept fixed).
 //  - Tied output layer (Press & Wolf 2017, Inan et al. 2017): logits = h E^T via matmul_nt on the SAME
 //    Param, so the store holds one entry and both uses accumulate into one gradient.
 //  - Pretrained vectors in GloVe text format, one `word v1 ... vD` per line (see load_glove below).
@@ -37,7 +38,12 @@ class Embedding {
   Var apply(Graph& g, const IdMat& ids) const;   // time-major [T, B] -> [T*B, D], row t*B+b
   Var tied_logits(Var h) const;                  // h:[N, D] -> h E^T [N, V] (tied output layer)
 
-  void freeze(bool frozen = true) { table().trainable = !frozen; }
+  // Frozen, the table has no gradient buffer either ([V, D]: 26 MB for 66k GloVe rows of 100).
+  void freeze(bool frozen = true) {
+    Param& e = table();
+    e.trainable = !frozen;
+    e.grad = frozen ? Mat() : Mat::Zero(e.value.rows(), e.value.cols());
+  }
   bool frozen() const { return !table().trainable; }
   Param& table() const;
   Index vocab_size() const { return e_ ? e_->value.rows() : 0; }
