@@ -15,7 +15,13 @@
 #include "base/json_reader.h"
 #include "graph/graph.h"
 #include "graph/init.h"
+#include "nn/embedding.h"
+#include "nn/seq_dropout.h"
+#include "ops/ops.h"
 #include "optim/optimizer.h"
+#include "rnn/cell_factory.h"
+#include "rnn/rnn.h"
+#include "rc_chars.h"
 #include "rc_model.h"
 #include "rc_toy_batch.h"
 #include "test_util.h"
@@ -190,6 +196,61 @@ TEST(RcModel, ConfigDefaultsAreRNetsAndBadKeysAreRefused) {
   EXPECT_EQ(l.cell.hidden, 75);
   JsonReader bad(nlohmann::json{{"ans_limt", 15}}, "x.json", "model");
   EXPECT_PRED2(twin::test::contains, twin::test::error_of([&] { parse_rc_model(bad); }), "unknown key \"model.ans_limt\"");
+}
+
+// The packed character RNN (rc_chars.h) equals the masked run it replaced (run_rnn over all L slots of every word,
+// padding carrying the state, seq_dropout's mask): words with padding inside, a word with no characters, one with
+// all L; the output and the gradients of both cells and the character table, with dropout, for TensorFlow's GRU
+// (the default) and an LSTM (a memory cell, model.cell_everywhere).
+TEST(RcChars, PackedEqualsTheMaskedRun) {
+  const Index N = 6, L = 4, dim = 3;
+  const std::vector<int> ids{2, 3, 0, 0, 0, 0, 0, 0, 4, 0, 5, 6, 7, 8, 9, 2, 0, 3, 0, 0, 5, 0, 0, 0};
+  for (const char* type : {"gru", "lstm"}) {
+    CellConfig cc;
+    cc.type = type;
+    cc.hidden = 5;
+    if (cc.type == "gru") cc.gru_reset_after = false;
+    auto run = [&](bool packed, std::vector<Mat>& grads) {
+      ParamStore store(3);
+      Embedding emb(store, "chars", 10, dim, init::uniform(Real(0.5)));
+      const auto fwd = make_cell(cc, static_cast<int>(dim), store, "fwd");
+      const auto bwd = make_cell(cc, static_cast<int>(dim), store, "bwd");
+      Graph g;
+      Rng rng(7);
+      Var ch;
+      if (packed) {
+        ch = packed_char_states(g, emb, *fwd, *bwd, ids, N, L, Real(0.3), rng);
+      } else {
+        IdMat tm(L, N);
+        Mat mask(L * N, 1);
+        for (Index n = 0; n < N; ++n)
+          for (Index c = 0; c < L; ++c) {
+            tm(c, n) = ids[static_cast<size_t>(n * L + c)];
+            mask(c * N + n, 0) = tm(c, n) != 0 ? 1 : 0;
+          }
+        Var x = seq_dropout(emb.apply(g, tm), N, Real(0.3), rng);
+        ch = concat_cols({run_rnn(*fwd, x, mask, N, Dir::kForward).last.h,
+                          run_rnn(*bwd, x, mask, N, Dir::kBackward).last.h});
+      }
+      Rng wr(5);
+      Mat w(N, 2 * cc.hidden);
+      init::uniform(Real(1))(w, wr);
+      g.backward(sum_all(ch * g.constant(w)));
+      for (const auto& p : store.all()) grads.push_back(p->grad);
+      return Mat(ch.val());
+    };
+    std::vector<Mat> gp, gm;
+    const Mat packed = run(true, gp), masked = run(false, gm);
+    ASSERT_EQ(packed.rows(), N);
+    EXPECT_LT((packed - masked).cwiseAbs().maxCoeff(), 1e-6) << type;
+    EXPECT_EQ(packed.row(1), Mat::Zero(1, 2 * cc.hidden)) << type;   // no characters: zero states
+    EXPECT_GT(packed.row(3).cwiseAbs().maxCoeff(), 0) << type;
+    ASSERT_EQ(gp.size(), gm.size());
+    for (size_t i = 0; i < gp.size(); ++i) {
+      EXPECT_LT((gp[i] - gm[i]).cwiseAbs().maxCoeff(), 1e-5) << type << " parameter " << i;
+      EXPECT_GT(gp[i].cwiseAbs().maxCoeff(), 0) << type << " parameter " << i;
+    }
+  }
 }
 
 // Trainable parameters (the fixed word vectors excluded, as TensorFlow's trainable_variables, which the LRN paper

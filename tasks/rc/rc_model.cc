@@ -4,7 +4,7 @@
 #include <string>
 
 #include "graph/init.h"
-#include "nn/seq_dropout.h"
+#include "rc_chars.h"
 #include "ops/ops.h"
 #include "rnn/cell_factory.h"
 #include "rnn/rnn.h"
@@ -26,12 +26,6 @@ CellConfig tf_gru(int hidden) {
 CellConfig with_hidden(CellConfig c, int hidden) {
   c.hidden = hidden;
   return c;
-}
-
-Mat ones_mask(const std::vector<int>& ids) {   // [N, 1]: 1 where the id is not padding (0)
-  Mat m(static_cast<Index>(ids.size()), 1);
-  for (size_t i = 0; i < ids.size(); ++i) m(static_cast<Index>(i), 0) = ids[i] != 0 ? 1 : 0;
-  return m;
 }
 
 void check_batch(const RcBatch& b, bool need_answers) {
@@ -107,25 +101,9 @@ RcModel::RcModel(const RcModelConfig& cfg, Index word_vocab, Index char_vocab, P
 
 RcModel::~RcModel() = default;
 
-// ids [N*L], character c of word n at n*L + c -> the BiRNN's final states [N, 2C] (zeros for a word with no
-// characters: both directions carry their zero initial state through its padding).
+// ids [N*L], character c of word n at n*L + c -> the BiRNN's final states [N, 2C], run packed (rc_chars.h).
 Var RcModel::chars(Graph& g, const std::vector<int>& ids, Index words, Index word_len, Real p, Rng& rng) const {
-  const Index N = words, L = word_len;
-  IdMat tm(L, N);                                                               // time-major over characters
-  std::vector<int> flat(static_cast<size_t>(L * N));
-  for (Index n = 0; n < N; ++n)
-    for (Index c = 0; c < L; ++c) {
-      const int id = ids[static_cast<size_t>(n * L + c)];
-      TW_CHECK(id >= 0 && id < chars_.vocab_size(), "RcBatch: character id ", id, " outside [0, ",
-               chars_.vocab_size(), ")");
-      tm(c, n) = id;
-      flat[static_cast<size_t>(c * N + n)] = id;
-    }
-  Var x = seq_dropout(chars_.apply(g, tm), N, p, rng);                          // [L*N, c], one mask per word
-  const Mat mask = ones_mask(flat);
-  SeqOut f = run_rnn(*char_rnn_.fwd, x, mask, N, Dir::kForward);
-  SeqOut b = run_rnn(*char_rnn_.bwd, x, mask, N, Dir::kBackward);
-  return concat_cols({f.last.h, b.last.h});                                     // ch [N, 2C]
+  return packed_char_states(g, chars_, *char_rnn_.fwd, *char_rnn_.bwd, ids, words, word_len, p, rng);
 }
 
 // One BiRNN with its inputs dropped by the given per-sequence masks ([B, I], empty: no dropout).

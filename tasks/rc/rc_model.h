@@ -8,6 +8,7 @@
 //
 //   words     e_t = E[w_t]  (fixed: R-Net's word_mat is trainable=False)                      [T*B, E]
 //   chars     ch_t = [→C ; ←C] final states of a BiRNN over drop(char embeddings of word t)   [T*B, 2C]
+//             (run packed over the words' real characters only: rc_chars.h)
 //   inputs    x_t = [e_t ; ch_t]                                                               [T*B, E + 2C]
 //   encoder   u = [h^1 ; h^2 ; h^3], h^l = BiRNN_l(drop(h^{l−1})), h^0 = x, the same cells for passage and question,
 //             a fresh dropout mask per direction and layer (native_rnn), shared by passage and question (as the

@@ -1,5 +1,5 @@
 // build/bin/rc_tape_memory [--batch B] [--passage P] [--question Q] [--chars L] [--cell TYPE] [--steps N]
-//                          [--data FILE.jsonl]
+//                          [--data FILE.jsonl] [--keep-gradients]
 // Where a training step of the R-Net (rc_model.h) keeps its memory (issue 53 point 5): one batch of B questions
 // whose passages all have P tokens and questions Q tokens (the worst case of data.passage_limit and question_limit;
 // the words are the running text of FILE's contexts and questions, data/squad/train.jsonl, cut to L characters),
@@ -7,7 +7,9 @@
 // 0.3). After the forward pass and after backward, the bytes of the tape's values and gradients (Graph::value_bytes,
 // grad_bytes) by model part (RcModel's part marks) and by op within each part, in MiB; then N steps more with
 // passages 7 tokens shorter each (batches of other shapes, as the trainer's length-sorted batches are), the bytes
-// the pool keeps between steps and the process's resident set (its peak: getrusage).
+// the pool keeps between steps and the process's resident set (its peak: getrusage). backward() releases each
+// gradient once its closure has run (Graph::backward); --keep-gradients keeps them all, so that the tables show every
+// gradient the step makes (and the resident set what it was before that release).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -30,12 +32,17 @@ struct Args {
   Index batch = 8, passage = 400, question = 50, chars = 16;
   int steps = 2;
   std::string cell = "gru", data = "data/squad/train.jsonl";
+  bool keep_gradients = false;
 };
 
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
+    if (k == "--keep-gradients") {
+      a.keep_gradients = true;
+      continue;
+    }
     TW_CHECK(i + 1 < argc, "rc_tape_memory: ", k, " needs a value");
     const std::string v = argv[++i];
     if (k == "--batch") a.batch = std::stol(v);
@@ -115,7 +122,8 @@ void report(const twin::Graph& g, const twin::rc::RcModel::PartMarks& marks) {
     const double v = static_cast<double>(g.value_bytes(id)) / kMiB, d = static_cast<double>(g.grad_bytes(id)) / kMiB;
     for (Bytes* b : {&parts[part], &ops[part][g.op(id)], &total}) b->value += v, b->grad += d, ++b->nodes;
   }
-  std::printf("| part | nodes | values MiB | gradients MiB | largest ops (values + gradients MiB) |\n|---|---|---|---|---|\n");
+  std::printf("| part | nodes | values MiB | gradients MiB | largest ops (values + gradients MiB) |\n"
+              "|---|---|---|---|---|\n");
   for (const auto& [name, at] : marks) {
     if (!parts.count(name)) continue;
     const Bytes& b = parts[name];
@@ -148,6 +156,7 @@ int main(int argc, char** argv) {
     twin::rc::RcModel::PartMarks marks;
     model.set_part_marks(&marks);
     twin::Graph g(twin::Mode::kTrain);
+    g.keep_gradients(a.keep_gradients);
     twin::Rng rng(1);
     std::printf("B=%ld P=%ld Q=%ld L=%ld cell %s; RSS before the step %.0f MiB\n\n", a.batch, a.passage, a.question,
                 a.chars, a.cell.c_str(), twin::current_rss_mb());
