@@ -109,7 +109,7 @@ NerVocab build_vocab(const std::vector<Sentence>& train, const NerDataConfig& c)
     const std::int32_t id = v.words.find(w);
     if (n == 1 && id >= 0) v.singleton[static_cast<size_t>(id)] = true;
   }
-  v.chars = Vocab::from_counts(cc, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
+  v.chars = Vocab::from_counts(cc, WordCharVocabs::kOptions);
   const std::string prefixes = c.scheme == TagScheme::kBioes ? "BIES" : "BI";
   v.tags.push_back("O");
   for (const std::string& type : types)

@@ -11,6 +11,7 @@
 #include "base/rng.h"
 #include "data/labelled_text.h"
 #include "data/vocab.h"
+#include "data/word_char_vocabs.h"
 #include "eval/spans.h"
 #include "ner_batch.h"
 
@@ -44,9 +45,7 @@ std::vector<Sentence> read_split(const NerDataConfig& c, const std::string& spli
 
 // Word ids (lowercased when data.lowercase), character ids (of the words as written) and tag ids, from the
 // training split. Tags: O, then the scheme's prefixes for every entity type seen in training, sorted.
-struct NerVocab {
-  Vocab words{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
-  Vocab chars{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
+struct NerVocab : WordCharVocabs {
   std::vector<std::string> tags;
   std::vector<bool> singleton;   // by word id: seen exactly once in training
   int tag_id(const std::string& tag) const;   // -1 when absent

@@ -14,8 +14,6 @@
 namespace twin::ner {
 
 namespace {
-const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
-
 
 // tags.txt: one tag per line in id order, "O" first (build_vocab's order).
 std::vector<std::string> load_tags(const std::string& path) {
@@ -32,8 +30,7 @@ std::unique_ptr<NerModel> NerParts::make(const NerModelConfig& m, const NerDataC
 }
 
 void NerParts::save_vocabs(const NerVocab& v, const NerDataConfig&, const std::string& run_dir) {
-  v.words.save(run_dir + "/vocab.words.txt");
-  v.chars.save(run_dir + "/vocab.chars.txt");
+  v.save_words_chars(run_dir);
   std::string tags;
   for (const std::string& t : v.tags) tags += t + "\n";
   write_text_atomic(run_dir + "/tags.txt", tags);
@@ -42,11 +39,10 @@ void NerParts::save_vocabs(const NerVocab& v, const NerDataConfig&, const std::s
 NerVocab NerParts::load_vocabs(NerDataConfig& d, const std::string& run_dir) {
   const TextDataConfig& text = d.text;
   return load_run_vocab(
-      run_dir, "ner tag", "vocab.words.txt", "vocabularies", text.dir + "/" + text.train + "." + d.extension,
+      run_dir, "ner tag", NerVocab::kWordsFile, "vocabularies", text.dir + "/" + text.train + "." + d.extension,
       [&] {
         NerVocab v;
-        v.words = Vocab::load(run_dir + "/vocab.words.txt", kVocabOptions);
-        v.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
+        v.load_words_chars(run_dir);
         v.tags = load_tags(run_dir + "/tags.txt");
         return v;
       },

@@ -11,7 +11,6 @@ namespace twin::rc {
 
 namespace {
 using nlohmann::json;
-const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
 constexpr const char* kLayout =
     "expected SQuAD's layout {\"data\": [{\"paragraphs\": [{\"context\", \"qas\": [{\"id\", \"question\"}]}]}]}";
 
@@ -81,17 +80,15 @@ std::unique_ptr<RcModel> RcParts::make(const RcModelConfig& m, const RcDataConfi
 }
 
 void RcParts::save_vocabs(const RcVocabs& v, const RcDataConfig&, const std::string& run_dir) {
-  v.words.save(run_dir + "/vocab.words.txt");
-  v.chars.save(run_dir + "/vocab.chars.txt");
+  v.save_words_chars(run_dir);
 }
 
 RcVocabs RcParts::load_vocabs(RcDataConfig& d, const std::string& run_dir) {
   return load_run_vocab(
-      run_dir, "rc predict", "vocab.words.txt", "vocabularies", d.dir + "/" + d.train + ".jsonl",
+      run_dir, "rc predict", RcVocabs::kWordsFile, "vocabularies", d.dir + "/" + d.train + ".jsonl",
       [&] {
         RcVocabs v;
-        v.words = Vocab::load(run_dir + "/vocab.words.txt", kVocabOptions);
-        v.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
+        v.load_words_chars(run_dir);
         return v;
       },
       [&] { return build_vocabs(read_split(d, d.train, true).examples, d); });

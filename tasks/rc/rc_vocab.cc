@@ -95,7 +95,7 @@ RcVocabs build_vocabs(const std::vector<RcExample>& train, const RcDataConfig& c
     for (const std::string& w : vector_file_words(c.embeddings)) v.words.add(w);
     v.words.freeze();
   }
-  v.chars = Vocab::from_counts(chars, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
+  v.chars = Vocab::from_counts(chars, WordCharVocabs::kOptions);
   return v;
 }
 
