@@ -17,12 +17,13 @@ struct WordCharVocabs {
   Vocab words{kOptions};
   Vocab chars{kOptions};
 
-  // <dir>/vocab.words.txt and <dir>/vocab.chars.txt.
-  void save_words_chars(const std::string& dir) const {
+  // <dir>/vocab.words.txt and <dir>/vocab.chars.txt (a type deriving this that keeps more hides both and calls
+  // them: train/kept_vocabs.h's WordCharParts calls the derived type's).
+  void save_kept(const std::string& dir) const {
     words.save(dir + "/" + kWordsFile);
     chars.save(dir + "/" + kCharsFile);
   }
-  void load_words_chars(const std::string& dir) {
+  void load_kept(const std::string& dir) {
     words = Vocab::load(dir + "/" + kWordsFile, kOptions);
     chars = Vocab::load(dir + "/" + kCharsFile, kOptions);
   }

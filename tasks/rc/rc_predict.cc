@@ -79,19 +79,9 @@ std::unique_ptr<RcModel> RcParts::make(const RcModelConfig& m, const RcDataConfi
   return std::make_unique<RcModel>(m, v.words.size(), v.chars.size(), store);
 }
 
-void RcParts::save_vocabs(const RcVocabs& v, const RcDataConfig&, const std::string& run_dir) {
-  v.save_words_chars(run_dir);
-}
-
 RcVocabs RcParts::load_vocabs(RcDataConfig& d, const std::string& run_dir) {
-  return load_run_vocab(
-      run_dir, "rc predict", RcVocabs::kWordsFile, "vocabularies", d.dir + "/" + d.train + ".jsonl",
-      [&] {
-        RcVocabs v;
-        v.load_words_chars(run_dir);
-        return v;
-      },
-      [&] { return build_vocabs(read_split(d, d.train, true).examples, d); });
+  return load_kept_vocabs(run_dir, "rc predict", d.dir + "/" + d.train + ".jsonl",
+                          [&] { return build_vocabs(read_split(d, d.train, true).examples, d); });
 }
 
 Predictions Reader::answer(std::vector<RcExample>& examples, const BatchingOptions& batching) const {
