@@ -10,7 +10,7 @@
 namespace twin {
 
 struct WordCharVocabs {
-  static inline const VocabOptions kOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
+  static inline const VocabOptions kOptions = pad_unk_options();
   static constexpr const char* kWordsFile = "vocab.words.txt";
   static constexpr const char* kCharsFile = "vocab.chars.txt";
 

@@ -21,7 +21,7 @@ std::unique_ptr<ClassifyModel> ClassifyParts::make(const ClassifyModelConfig& m,
 Vocab ClassifyParts::load_vocabs(ClassifyDataConfig& d, const std::string& run_dir) {
   const std::string train_path = split_path(d, d.train);
   Vocab v = load_kept_vocab(
-      run_dir, "classify predict", train_path, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}, [&] {
+      run_dir, "classify predict", train_path, pad_unk_options(), [&] {
         const std::vector<Example> train = read_examples(train_path, d.num_labels, d.lowercase, d.length);
         d.num_labels = count_labels(train, d, train_path);
         return build_vocab(train, d);

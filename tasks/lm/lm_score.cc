@@ -21,7 +21,7 @@ std::unique_ptr<LmModel> LmParts::make(const LmModelConfig& m, const LmDataConfi
 }
 
 Vocab LmParts::load_vocabs(LmDataConfig& d, const std::string& run_dir) {
-  Vocab v = load_kept_vocab(run_dir, "lm score", d.dir, VocabOptions{{}, "<unk>", false, 1, 0},
+  Vocab v = load_kept_vocab(run_dir, "lm score", d.dir, kLmVocabOptions,
                             [&] { return load_corpus(d).vocab; });
   TW_CHECK(v.find("<eos>") >= 0, run_dir + "/" + kVocabFile, ": no <eos> word");
   return v;

@@ -21,7 +21,7 @@ std::unique_ptr<SnliModel> SnliParts::make(const SnliModelConfig& m, const SnliD
 
 Vocab SnliParts::load_vocabs(SnliDataConfig& d, const std::string& run_dir) {
   return load_kept_vocab(run_dir, "snli predict", d.dir + "/" + d.train + ".tsv",
-                         VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0},
+                         pad_unk_options(),
                          [&] { return build_vocab(read_split(d, d.train), d); });
 }
 
