@@ -179,6 +179,15 @@ TEST(UnicodeText, OneDecoderWithTheStrictTable) {
   EXPECT_EQ(split_unicode_whitespace("x\xC2\xA0y").size(), 2u);   // the real U+00A0 is one
 }
 
+TEST(UnicodeText, ReplaceInOrderChainsStrReplace) {
+  std::string s = "&amp;lt; aaa";
+  replace_in_order(s, {{"&lt;", "<"}, {"&amp;", "&"}, {"aa", "b"}, {"b", "c"}});
+  EXPECT_EQ(s, "&lt; ca");   // each on the previous result: "&amp;" after "&lt;" leaves "&lt;"; "aa" left to right
+  s = "&amp;lt;";
+  replace_in_order(s, {{"&amp;", "&"}, {"&lt;", "<"}});
+  EXPECT_EQ(s, "<");
+}
+
 TEST(Bleu, TheTwoFlavoursAreLabelledApart) {
   // 13a splits both sides into "Hello , world !" -> identical, 100. Whitespace only: hyp "Hello," "world!" (2)
   // vs 4 reference tokens: 0/2, 0/1 matches -> 0.

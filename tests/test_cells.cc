@@ -24,12 +24,7 @@ using test::uniform_mat;
 constexpr int kI = 3, kH = 2;
 constexpr Index kT = 4, kB = 2;
 
-CellConfig variant(const std::string& name, int hidden = kH) {
-  for (const auto& v : cell_variants(hidden))
-    if (v.name == name) return v.cfg;
-  ADD_FAILURE() << "no cell variant named " << name;
-  return {};
-}
+CellConfig variant(const std::string& name, int hidden = kH) { return cell_variant(name, hidden); }
 
 std::vector<std::string> all_variant_names() {
   std::vector<std::string> out;

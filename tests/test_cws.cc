@@ -24,18 +24,11 @@ namespace {
 namespace fs = std::filesystem;
 using namespace twin::test;   // the test helpers of test_util.h
 
-CwsDataConfig config_for(const std::string& dir) {
-  CwsDataConfig c;
-  c.dir = dir;
-  c.protocol = "test";
-  return c;
-}
-
 TEST(CwsData, ReadsSegAndTagsTogether) {
   TempDir d("cws");
   write_file(d.str() + "/train.seg", "我 爱 北京\r\n天安门 。\n");
   write_file(d.str() + "/train.bmes", "SSBE\r\nBMES\n");
-  const auto s = read_split(config_for(d.str()), "train");
+  const auto s = read_split(data_config_in<CwsDataConfig>(d.str()), "train");
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].chars, (std::vector<std::string>{"我", "爱", "北", "京"}));
   EXPECT_EQ(s[0].tags, (std::vector<int>{kS, kS, kB, kE}));
@@ -44,7 +37,7 @@ TEST(CwsData, ReadsSegAndTagsTogether) {
 
 TEST(CwsData, BadFilesAreErrorsNamingFileAndLine) {
   TempDir d("cws");
-  const CwsDataConfig c = config_for(d.str());
+  const CwsDataConfig c = data_config_in<CwsDataConfig>(d.str());
   auto expect = [&](const std::string& seg, const std::string& tags, const std::string& what) {
     write_file(d.str() + "/train.seg", seg);
     write_file(d.str() + "/train.bmes", tags);
@@ -65,7 +58,7 @@ TEST(CwsData, BadFilesAreErrorsNamingFileAndLine) {
 TEST(CwsData, BatchesCoverEverySentenceOnceWithGoldTags) {
   TempDir d("cws");
   write_synthetic_cws(d.str(), 3, 50, 5, 5);
-  CwsDataConfig c = config_for(d.str());
+  CwsDataConfig c = data_config_in<CwsDataConfig>(d.str());
   c.bigrams = true;
   const auto train = read_split(c, "train");
   const CwsVocab v = build_vocab(train, c);
@@ -165,7 +158,7 @@ TEST(CwsSmoke, CrfLikelihoodObjectiveTrainsToo) {
 TEST(CwsModel, ConstrainedDecodingOnlyProducesLegalTagSequences) {
   TempDir d("cws");
   write_synthetic_cws(d.str(), 5, 60, 5, 5);
-  const CwsDataConfig c = config_for(d.str());
+  const CwsDataConfig c = data_config_in<CwsDataConfig>(d.str());
   const auto train = read_split(c, "train");
   const CwsVocab v = build_vocab(train, c);
   const auto idx = eval_batches(train, sentence_length, 64);

@@ -29,9 +29,7 @@ TEST(LinearScanCells, EveryScanCellEqualsItsStepLoop) { EXPECT_GE(expect_every_s
 // is (H = 16).
 TEST(LinearScanCells, SruEqualsItsFusedStepsToRounding) {
   for (const char* name : {"sru", "sru_identity"}) {
-    CellConfig cfg;
-    for (const NamedCellConfig& v : cell_variants(kH))
-      if (v.name == name) cfg = v.cfg;
+    const CellConfig cfg = cell_variant(name, kH);
     for (int hidden : {kH, 16}) {
       for (int input : {3, hidden}) {   // I != H: x_h = x W_h; I == H: x_h = x
         for (Dir dir : {Dir::kForward, Dir::kBackward}) {

@@ -31,17 +31,23 @@ class LmCli : public ::testing::Test {
     config_ = test::smoke_config("lm_atr.json", data_.str(), out_.str("run"));
     std::ofstream(cfg_.str("exp.json")) << config_.dump(2);
   }
-  int run(std::vector<std::string> extra, std::string* err) {
-    std::vector<std::string> args = {"lm", cfg_.str("exp.json")};
-    args.insert(args.end(), extra.begin(), extra.end());
+  // `lm <args>` through run_main: its exit code, its stderr in *err and its stdout in *out (when given).
+  static int run_lm(std::vector<std::string> args, std::string* err, std::string* out = nullptr) {
+    args.insert(args.begin(), "lm");
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     ::testing::internal::CaptureStderr();
     ::testing::internal::CaptureStdout();
     const int rc = run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm");
     *err = ::testing::internal::GetCapturedStderr();
-    ::testing::internal::GetCapturedStdout();
+    const std::string printed = ::testing::internal::GetCapturedStdout();
+    if (out) *out = printed;
     return rc;
+  }
+  // `lm <the experiment> <extra>`.
+  int run(std::vector<std::string> extra, std::string* err, std::string* out = nullptr) {
+    extra.insert(extra.begin(), cfg_.str("exp.json"));
+    return run_lm(std::move(extra), err, out);
   }
   void expect_error(std::vector<std::string> extra, const std::string& needle) {
     std::string err;
@@ -186,13 +192,8 @@ TEST_F(LmCli, ScoreCommandScoresEachSentenceAlone) {
 
 TEST_F(LmCli, HelpAndVersionExitZero) {
   for (const char* flag : {"--help", "-h", "--version"}) {
-    std::vector<std::string> args = {"lm", flag};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    ::testing::internal::CaptureStdout();
-    const int rc = run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm");
-    const std::string out = ::testing::internal::GetCapturedStdout();
-    EXPECT_EQ(rc, 0) << flag;
+    std::string out, err;
+    EXPECT_EQ(run_lm({flag}, &err, &out), 0) << flag << ": " << err;
     if (std::string(flag) == "--version") {
       EXPECT_NE(out.find("lm (twinrnn "), std::string::npos) << out;
       EXPECT_NE(out.find(", git "), std::string::npos) << out;
@@ -208,16 +209,8 @@ TEST_F(LmCli, HelpAndVersionExitZero) {
 }
 
 TEST_F(LmCli, PrintConfigPrintsTheResolvedExperimentAndWritesNothing) {
-  std::vector<std::string> args = {"lm", cfg_.str("exp.json"), "--print-config", "--set", "train.optim.lr=0.5",
-                                   "--seed", "3"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  ::testing::internal::CaptureStderr();
-  ::testing::internal::CaptureStdout();
-  const int rc = run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm");
-  const std::string out = ::testing::internal::GetCapturedStdout();
-  const std::string err = ::testing::internal::GetCapturedStderr();
-  ASSERT_EQ(rc, 0) << err;
+  std::string out, err;
+  ASSERT_EQ(run({"--print-config", "--set", "train.optim.lr=0.5", "--seed", "3"}, &err, &out), 0) << err;
   const auto j = nlohmann::json::parse(out);
   EXPECT_EQ(j["train"]["optim"]["lr"], 0.5);                 // --set applied
   EXPECT_EQ(j["seed"], 3);                                   // --seed applied
@@ -230,15 +223,8 @@ TEST_F(LmCli, PrintConfigPrintsTheResolvedExperimentAndWritesNothing) {
 
 TEST_F(LmCli, PrintParamsPrintsTheParameterTableOfTheConfigAndWritesNothing) {
   auto print_params = [&](const std::string& hidden, std::string* err) {
-    std::vector<std::string> args = {"lm", cfg_.str("exp.json"), "--print-params", "--set", "model.cell.hidden=" + hidden};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    ::testing::internal::CaptureStderr();
-    ::testing::internal::CaptureStdout();
-    const int rc = run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm");
-    const std::string out = ::testing::internal::GetCapturedStdout();
-    *err = ::testing::internal::GetCapturedStderr();
-    EXPECT_EQ(rc, 0) << *err;
+    std::string out;
+    EXPECT_EQ(run({"--print-params", "--set", "model.cell.hidden=" + hidden}, err, &out), 0) << *err;
     return nlohmann::json::parse(out);
   };
   std::string err;
@@ -258,12 +244,8 @@ TEST_F(LmCli, PrintParamsPrintsTheParameterTableOfTheConfigAndWritesNothing) {
   EXPECT_EQ(a["total"].get<long>(), total);
   EXPECT_GT(b["total"].get<long>(), a["total"].get<long>());   // a wider cell has more parameters
   EXPECT_FALSE(fs::exists(out_.str("run")));                   // nothing written
-  std::vector<std::string> bad = {"lm", cfg_.str("exp.json"), "--print-params", "--resume"};
-  std::vector<char*> argv;
-  for (auto& s : bad) argv.push_back(s.data());
-  ::testing::internal::CaptureStderr();
-  EXPECT_EQ(run_main<LmTask>(static_cast<int>(argv.size()), argv.data(), "lm"), 2);
-  EXPECT_NE(::testing::internal::GetCapturedStderr().find("--print-params"), std::string::npos);
+  EXPECT_EQ(run({"--print-params", "--resume"}, &err), 2);
+  EXPECT_NE(err.find("--print-params"), std::string::npos) << err;
 }
 
 TEST_F(LmCli, ResumeKeepsTheStoredSettingsWhenTheExperimentFileChanged) {

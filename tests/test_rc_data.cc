@@ -33,13 +33,6 @@ const char* kHiYo =
     R"({"title":"u","context":"Hi yo","tokens":["Hi","yo"],"offsets":[[0,2],[3,5]],)"
     R"("qas":[{"id":"q3","question":"What?","question_tokens":["What","?"],"answers":[{"text":"yo","span":[1,1]}]}]})";
 
-RcDataConfig config_for(const std::string& dir) {
-  RcDataConfig c;
-  c.dir = dir;
-  c.protocol = "test";
-  return c;
-}
-
 TEST(RcData, ConfigDefaultsAreRNetsAndRulesNameTheKey) {
   JsonReader r(json{{"dir", "d"}, {"protocol", "p"}}, "x.json", "data");
   const RcDataConfig c = parse_rc_data(r);
@@ -105,7 +98,7 @@ TEST(RcData, AnswerTextIsTheContextBetweenTheSpansOffsetsOnUtf8) {
   EXPECT_TRUE(contains(error_of([&] { answer_text(p, 0, 5); }), "outside the passage of 5 tokens"));
   // Characters are code points: "Zürich" is 6 characters, padded to char_limit with 0.
   std::vector<RcExample> ex = s.examples;
-  const RcVocabs v = build_vocabs(ex, config_for(d.str()));
+  const RcVocabs v = build_vocabs(ex, data_config_in<RcDataConfig>(d.str()));
   encode(ex, v);
   const RcBatch b = make_batch(ex, {0}, 8, true);
   for (int c = 0; c < 8; ++c)
@@ -117,7 +110,7 @@ TEST(RcData, AnswerTextIsTheContextBetweenTheSpansOffsetsOnUtf8) {
 TEST(RcData, VocabulariesFromTrainingOnly) {
   TempDir d("rc");
   RcSplit s = read_rc_file(d.write("train.jsonl", std::string(kAnnBob) + "\n"), {});
-  const RcVocabs v = build_vocabs(s.examples, config_for(d.str()));
+  const RcVocabs v = build_vocabs(s.examples, data_config_in<RcDataConfig>(d.str()));
   // Counts (the passage once, then the questions): met 2, Bob 2, ? 2, Ann 1, . 1, Who 1, Whom 1; ties by
   // first appearance.
   EXPECT_EQ(v.words.size(), 9);
@@ -130,7 +123,7 @@ TEST(RcData, VocabulariesFromTrainingOnly) {
   EXPECT_EQ(v.word_id("BOB"), 3);
   EXPECT_EQ(v.chars.find("o"), 2);       // o: Bob, Who, Bob, Whom = 4, the most frequent character
   EXPECT_EQ(v.chars.id("x"), kUnkId);
-  RcDataConfig twice = config_for(d.str());
+  RcDataConfig twice = data_config_in<RcDataConfig>(d.str());
   twice.min_count = 2;
   EXPECT_EQ(build_vocabs(s.examples, twice).words.size(), 5);   // met, Bob, ?
 }
@@ -138,7 +131,7 @@ TEST(RcData, VocabulariesFromTrainingOnly) {
 TEST(RcData, WordsOfAVectorFileAreLookedUpAsRNetDoes) {
   TempDir d("rc");
   RcSplit s = read_rc_file(d.write("train.jsonl", std::string(kAnnBob) + "\n"), {});
-  RcDataConfig c = config_for(d.str());
+  RcDataConfig c = data_config_in<RcDataConfig>(d.str());
   c.embeddings = d.write("g.txt", "3 2\nann 0.1 0.2\nBob 0.3 0.4\nWHO 0.5 0.6\n");
   const RcVocabs v = build_vocabs(s.examples, c);
   EXPECT_EQ(v.words.size(), 5);   // <pad> <unk> + the file's words, in file order; training words without one: none
@@ -171,7 +164,7 @@ TEST(RcData, VectorFileWordsAreTheWordsTheEmbeddingLoaderReads) {
 TEST(RcData, BatchOfTwoQuestionsOfOneParagraphHasEveryField) {
   TempDir d("rc");
   RcSplit s = read_rc_file(d.write("train.jsonl", std::string(kAnnBob) + "\n"), {});
-  const RcVocabs v = build_vocabs(s.examples, config_for(d.str()));
+  const RcVocabs v = build_vocabs(s.examples, data_config_in<RcDataConfig>(d.str()));
   encode(s.examples, v);
   const RcBatch b = make_batch(s.examples, {1, 0}, 2, true);   // q2 then q1; 2 characters per word
   EXPECT_EQ(b.batch, 2);
@@ -204,7 +197,7 @@ TEST(RcData, BatchPadsTheShorterPassageAndRefusesUnencodedExamples) {
   RcSplit s = read_rc_file(d.write("train.jsonl", std::string(kAnnBob) + "\n" + kHiYo + "\n"), {});
   const std::string unencoded = error_of([&] { make_batch(s.examples, {0}, 16, true); });
   EXPECT_TRUE(contains(unencoded, "question 'q1' is not encoded"));
-  const RcVocabs v = build_vocabs(s.examples, config_for(d.str()));
+  const RcVocabs v = build_vocabs(s.examples, data_config_in<RcDataConfig>(d.str()));
   encode(s.examples, v);
   const RcBatch b = make_batch(s.examples, {2, 0}, 16, true);   // "Hi yo" (2 tokens), "Ann met Bob ." (4)
   EXPECT_EQ(b.passage_len, 4);
@@ -233,7 +226,7 @@ TEST(RcData, LimitsDropQuestionsAndCountThem) {
   EXPECT_EQ(q.examples[0].id, "q2");
   EXPECT_EQ(q.dropped_question, 1);
   // read_split: training limits for training, the test limits otherwise.
-  RcDataConfig c = config_for(d.str());
+  RcDataConfig c = data_config_in<RcDataConfig>(d.str());
   c.passage_limit = 3;
   c.question_limit = 3;
   EXPECT_EQ(read_split(c, "train", true).examples.size(), 1u);    // q3 only

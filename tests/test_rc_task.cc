@@ -24,6 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using twin::test::contains;
+using twin::test::data_config_in;
 using twin::test::error_of;
 using twin::test::TempDir;
 using nlohmann::json;
@@ -148,9 +149,7 @@ TEST(RcTokenize, SplitsAsSquadPyDoes) {
 TEST(RcConfig, SliceKeysAndFrozenWordsWithoutVectors) {
   TempDir data("rc_data");
   write_synthetic_squad(data.str(), 13, 10, 3);
-  RcDataConfig c;
-  c.dir = data.str();
-  c.protocol = "test";
+  RcDataConfig c = data_config_in<RcDataConfig>(data.str());
   c.max_eval_questions = 2;
   const RcSplit dev = read_split(c, "dev", false);
   EXPECT_EQ(dev.questions.size(), 2u);

@@ -19,13 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace twin::test;   // the test helpers of test_util.h
 
-SnliDataConfig config_for(const std::string& dir) {
-  SnliDataConfig c;
-  c.dir = dir;
-  c.protocol = "test";
-  return c;
-}
-
 using Words = std::vector<std::string>;
 
 TEST(SnliData, LabelsRoundTripAndUnknownNamesWhere) {
@@ -61,7 +54,7 @@ TEST(SnliData, ReadsASplitInOrder) {
              "entailment\tA man sleeps .\tA person rests .\r\n"
              "neutral\tTwo  dogs\tThe dogs play\n"
              "contradiction\tA cat\tNo cat");  // no final newline
-  SnliDataConfig c = config_for(d.str());
+  SnliDataConfig c = data_config_in<SnliDataConfig>(d.str());
   auto s = read_split(c, "train");
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].premise, (Words{"A", "man", "sleeps", "."}));
@@ -78,7 +71,7 @@ TEST(SnliData, ReadsASplitInOrder) {
 
 TEST(SnliData, BadFilesAreErrorsNamingFileAndLine) {
   TempDir d("snli");
-  const SnliDataConfig c = config_for(d.str());
+  const SnliDataConfig c = data_config_in<SnliDataConfig>(d.str());
   const std::string good = "neutral\ta b\tc d\n";
   auto expect = [&](const std::string& second_line, const std::string& what) {
     write_file(d.file("dev.tsv"), good + second_line);
@@ -215,7 +208,7 @@ TEST(SnliData, PreparedInhouseFolderMatchesItsPrepJson) {
     GTEST_SKIP() << "no " << dir << "/prep.json (run python3 data_prep/snli.py to prepare SNLI)";
   nlohmann::json prep;
   std::ifstream(dir + "/prep.json") >> prep;
-  SnliDataConfig c = config_for(dir);
+  SnliDataConfig c = data_config_in<SnliDataConfig>(dir);
   for (const char* split : {"train", "dev", "test"}) {
     const auto pairs = read_split(c, split);
     const auto& s = prep["splits"][split];

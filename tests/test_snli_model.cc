@@ -15,6 +15,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "attention_weights.h"
 #include "base/check.h"
 #include "base/json_reader.h"
 #include "graph/graph.h"
@@ -136,26 +137,9 @@ TEST_P(SnliModelTest, MaskedPremisePositionsGetZeroAttention) {
   Rng rng(3);
   std::vector<Mat> alpha;
   m.logits(g, p, h, rng, &alpha);
-  const Index S = p.steps(), B = p.size();
   ASSERT_EQ(static_cast<Index>(alpha.size()), h.steps());   // one α per hypothesis step
   int masked = 0;
-  for (const Mat& a : alpha) {
-    ASSERT_EQ(a.rows(), B);
-    ASSERT_EQ(a.cols(), S);
-    for (Index b = 0; b < B; ++b) {
-      double real = 0;
-      for (Index i = 0; i < S; ++i) {
-        if (p.mask(i * B + b, 0) == 0) {
-          EXPECT_EQ(a(b, i), 0) << "padded premise position " << i << " of example " << b;
-          ++masked;
-        } else {
-          EXPECT_GT(a(b, i), 0);
-          real += a(b, i);
-        }
-      }
-      EXPECT_NEAR(real, 1, 1e-5) << "example " << b;
-    }
-  }
+  for (const Mat& a : alpha) ASSERT_NO_FATAL_FAILURE(test::expect_weights_on_real_steps(a, p, "premise", &masked));
   ASSERT_GT(masked, 20);   // the toy premises have 1..5 tokens: most rows have padding
   // Example 4 (4 premise tokens, padded to 5 in the batch) alone: the same weights over its real positions.
   std::vector<Mat> one;

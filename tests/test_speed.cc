@@ -26,6 +26,8 @@ namespace twin::speed {
 namespace {
 
 namespace fs = std::filesystem;
+using test::contains;
+using test::error_of;
 
 std::string smoke_path() { return std::string(TW_SOURCE_DIR) + "/experiments/speed/smoke.json"; }
 
@@ -35,17 +37,6 @@ SpeedConfig load(const std::string& path, const std::vector<std::string>& overri
   return parse_speed_config(r);
 }
 
-// The message of the twin::Error `f` throws ("no error" when none).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // GEMM flops (2mnk each) of one training step of the LM with ATR cells, counted by hand from the graph:
 // forward  input projection per layer [N,I]x[I,H], T recurrent products [B,H]x[H,H] per layer, softmax

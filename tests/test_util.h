@@ -37,6 +37,16 @@ std::string error_of(F&& f) {
 
 inline bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
 
+// A task's data section for prepared files in `dir`, with the two keys every task's data requires set (dir, and
+// protocol "test") and the rest at their defaults.
+template <class DataConfig>
+DataConfig data_config_in(const std::string& dir) {
+  DataConfig c;
+  c.dir = dir;
+  c.protocol = "test";
+  return c;
+}
+
 // Writes bytes exactly (binary) to path.
 inline void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;

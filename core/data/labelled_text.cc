@@ -14,7 +14,7 @@ void lowercase_ascii(std::vector<std::string>& tokens) {
 }
 
 Vocab build_text_vocab(const TokenCounts& counts, const TextDataConfig& c) {
-  return Vocab::from_counts(counts, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, c.min_count, c.max_vocab});
+  return Vocab::from_counts(counts, pad_unk_options(c.min_count, c.max_vocab));
 }
 
 }  // namespace twin

@@ -88,6 +88,10 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
   s.swap(out);
 }
 
+void replace_in_order(std::string& s, std::initializer_list<Replacement> replacements) {
+  for (const Replacement& r : replacements) replace_all(s, r.from, r.to);
+}
+
 std::string join_with_spaces(const std::vector<std::string_view>& parts) {
   std::string out;
   for (const auto& p : parts) {

@@ -3,9 +3,10 @@
 // lenient, unlike data/text.h's strict readers: an invalid byte is data here, copied through unchanged.
 //  - split_unicode_whitespace / strip_unicode_whitespace: str.split() / str.strip() with no argument;
 //  - utf8_lower: str.lower() on the blocks German, French and Russian text needs (Ü, ß, non-breaking spaces);
-//  - utf8_decode, utf8_append, replace_all, join_with_spaces: the pieces the tokenizers are built from.
+//  - utf8_decode, utf8_append, replace_all (replace_in_order), join_with_spaces: the pieces the tokenizers are built from.
 #pragma once
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,14 @@ void utf8_append(std::string& out, char32_t cp);
 
 // Replaces every occurrence of `from` in s by `to`, left to right, non-overlapping (Python's str.replace).
 void replace_all(std::string& s, std::string_view from, std::string_view to);
+
+// replace_all for each {from, to} in the order given, each on the previous one's result: a chain of str.replace
+// calls, as the reference tokenizers unescape entities (the order is theirs: "&amp;lt;" gives "&lt;" when "&amp;"
+// comes after "&lt;", and "<" when before).
+struct Replacement {
+  std::string_view from, to;
+};
+void replace_in_order(std::string& s, std::initializer_list<Replacement> replacements);
 
 // The parts joined by single spaces (Python's ' '.join(parts)).
 std::string join_with_spaces(const std::vector<std::string_view>& parts);

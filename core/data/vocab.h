@@ -52,6 +52,12 @@ struct VocabOptions {
   std::int64_t max_size = 0;   // total entries including specials; 0 = unlimited
 };
 
+// The options of a vocabulary whose only specials are <pad> = 0 and <unk> = 1 (an unknown word maps to <unk>):
+// the word and character vocabularies of the classifier, snli, cws, ner and rc, built and loaded alike.
+inline VocabOptions pad_unk_options(std::int64_t min_count = 1, std::int64_t max_size = 0) {
+  return {{kPadWord, kUnkWord}, kUnkWord, false, min_count, max_size};
+}
+
 // Token counts in first-appearance order, the input of Vocab::from_counts.
 class TokenCounts {
  public:

@@ -40,13 +40,8 @@ std::string sub_pairs(const std::string& s, First first, Second second, Emit emi
 std::string tokenize_13a(std::string_view line) {
   // Language-independent part (tokenizer_13a.py), str.replace calls in its order.
   std::string s(line);
-  replace_all(s, "<skipped>", "");
-  replace_all(s, "-\n", "");
-  replace_all(s, "\n", " ");
-  replace_all(s, "&quot;", "\"");
-  replace_all(s, "&amp;", "&");
-  replace_all(s, "&lt;", "<");
-  replace_all(s, "&gt;", ">");
+  replace_in_order(s, {{"<skipped>", ""}, {"-\n", ""}, {"\n", " "}, {"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"},
+                       {"&gt;", ">"}});
   s = " " + s + " ";
 
   // tokenizer_re.py: (1) pad every symbol with spaces.

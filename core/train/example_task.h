@@ -73,13 +73,13 @@ class ExampleTask : public IdBatchedTask<Derived>, public TaskOnParts<Parts> {
 // data.batch_size), and evaluate():
 // Derived's `Scored score(const std::vector<Example>&) const` (Scored has a `metrics` object holding
 // Derived::kPrimary, higher is better) scores the split, and the Scored of the last dev and test evaluations
-// stay in last_dev_ and last_test_ for finish() to write out. Derived also names itself (kName) and what a
-// batch counts (kBatchUnits), for the refusal's text.
+// stay in last_dev_ and last_test_ for finish() to write out. Derived also names what a batch counts (kBatchUnits),
+// for the refusal's text, which names the task by its Parts::kRun.task.
 template <class Derived, RunParts Parts, class Example, class Scored, auto Length>
 class ExampleListTask : public ExampleTask<Derived, Parts> {
  public:
   static UnreadKeys unread_train_keys() {
-    return {{"batch_size", std::string("the ") + Derived::kName + " task batches by data.batch_size (" +
+    return {{"batch_size", std::string("the ") + Parts::kRun.task + " task batches by data.batch_size (" +
                                Derived::kBatchUnits + " per batch)"}};
   }
   size_t train_size() const { return train_.size(); }

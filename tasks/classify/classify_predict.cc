@@ -18,16 +18,10 @@ std::unique_ptr<ClassifyModel> ClassifyParts::make(const ClassifyModelConfig& m,
   return std::make_unique<ClassifyModel>(m, v.size(), d.num_labels, store);
 }
 
-void ClassifyParts::save_vocabs(const Vocab& v, const ClassifyDataConfig&, const std::string& run_dir) {
-  v.save(run_dir + "/vocab.txt");
-}
-
 Vocab ClassifyParts::load_vocabs(ClassifyDataConfig& d, const std::string& run_dir) {
   const std::string train_path = split_path(d, d.train);
-  Vocab v = load_run_vocab(
-      run_dir, "classify predict", "vocab.txt", "vocabulary", train_path,
-      [&] { return Vocab::load(run_dir + "/vocab.txt", VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}); },
-      [&] {
+  Vocab v = load_kept_vocab(
+      run_dir, "classify predict", train_path, pad_unk_options(), [&] {
         const std::vector<Example> train = read_examples(train_path, d.num_labels, d.lowercase, d.length);
         d.num_labels = count_labels(train, d, train_path);
         return build_vocab(train, d);

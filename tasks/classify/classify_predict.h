@@ -18,6 +18,7 @@
 #include "classify_data.h"
 #include "classify_model.h"
 #include "eval/labels.h"
+#include "train/kept_vocabs.h"
 #include "train/predict_cli.h"
 #include "train/trained_run.h"
 
@@ -39,12 +40,13 @@ std::vector<Prediction> label_sentences(const ClassifyModel& model, const Vocab&
 
 // A classify run's parts (train/trained_run.h): what ClassifyTask trains and `classify predict` loads, built one
 // way. data.num_labels is the run's resolved one (counted from the training split when the experiment left it 0).
+// Its vocabulary is kept as vocab.txt (OneVocabParts).
 struct ClassifyParts
     : RunPartsOf<Vocab, ClassifyModel, parse_classify_data, parse_classify_model, classify_data_table,
-                 classify_model_table> {
+                 classify_model_table>,
+      OneVocabParts {
   static constexpr RunKind kRun{"classify", "num_labels"};
   static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
-  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);   // vocab.txt
   static Vocabs load_vocabs(Data& d, const std::string& run_dir);
 };
 

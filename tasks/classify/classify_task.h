@@ -37,7 +37,7 @@ class ClassifyTask : public ExampleListTask<ClassifyTask, ClassifyParts, Example
             {"--memory-file", "FILE", "... of the sentences of FILE (one per line) first"}};
   }
   static std::vector<CommandMode> modes() { return {as_mode(kPredictMode)}; }
-  static constexpr const char *kName = "classify", *kBatchUnits = "sentences", *kPrimary = "accuracy";
+  static constexpr const char *kBatchUnits = "sentences", *kPrimary = "accuracy";
 
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   // Accuracy and the predictions of `data`.

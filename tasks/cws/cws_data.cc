@@ -72,7 +72,7 @@ CwsVocab build_vocab(const std::vector<Sentence>& train, const CwsDataConfig& c)
     cc.add(s.chars);
     if (c.bigrams) bc.add(char_bigrams(s.chars));
   }
-  VocabOptions o{{kPadWord, kUnkWord}, kUnkWord, false, c.min_count, 0};
+  const VocabOptions o = pad_unk_options(c.min_count);
   CwsVocab v;
   v.chars = Vocab::from_counts(cc, o);
   if (c.bigrams) v.bigrams = Vocab::from_counts(bc, o);

@@ -43,8 +43,8 @@ std::vector<Sentence> read_split(const CwsDataConfig& c, const std::string& spli
 
 // Character (and bigram) ids, built from the training split.
 struct CwsVocab {
-  Vocab chars{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
-  Vocab bigrams{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
+  Vocab chars{pad_unk_options()};
+  Vocab bigrams{pad_unk_options()};
 };
 CwsVocab build_vocab(const std::vector<Sentence>& train, const CwsDataConfig& c);
 

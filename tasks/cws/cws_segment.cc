@@ -15,11 +15,6 @@
 
 namespace twin::cws {
 
-namespace {
-const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
-
-}  // namespace
-
 std::unique_ptr<CwsModel> CwsParts::make(const CwsModelConfig& m, const CwsDataConfig& d, const CwsVocab& v,
                                           ParamStore& store) {
   return std::make_unique<CwsModel>(m, v.chars.size(), d.bigrams ? v.bigrams.size() : 0, store);
@@ -35,8 +30,8 @@ CwsVocab CwsParts::load_vocabs(CwsDataConfig& d, const std::string& run_dir) {
       run_dir, "cws segment", "vocab.chars.txt", "vocabulary", d.dir + "/" + d.train + ".seg",
       [&] {
         CwsVocab v;
-        v.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
-        if (d.bigrams) v.bigrams = Vocab::load(run_dir + "/vocab.bigrams.txt", kVocabOptions);
+        v.chars = Vocab::load(run_dir + "/vocab.chars.txt", pad_unk_options());
+        if (d.bigrams) v.bigrams = Vocab::load(run_dir + "/vocab.bigrams.txt", pad_unk_options());
         return v;
       },
       [&] { return build_vocab(read_split(d, d.train), d); });

@@ -24,7 +24,7 @@ class CwsTask : public ExampleListTask<CwsTask, CwsParts, Sentence, CwsScored, s
  public:
   CwsTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<CommandMode> modes() { return {as_mode(kSegmentMode)}; }
-  static constexpr const char *kName = "cws", *kBatchUnits = "sentences", *kPrimary = "f1";
+  static constexpr const char *kBatchUnits = "sentences", *kPrimary = "f1";
 
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   // The progress line names the objective: "hinge" (max-margin, no perplexity) or "nll".

@@ -69,9 +69,8 @@ Ids read_stream(const std::string& path, const Vocab& vocab, LmOov oov, long* un
 
 LmCorpus load_corpus(const LmDataConfig& c) {
   LmCorpus corpus;
-  VocabOptions opts{{}, "<unk>", false, 1, 0};   // PTB: <unk> and <eos> are ordinary words, no reserved ids
   if (!c.vocab.empty()) {
-    corpus.vocab = Vocab::load(split_path(c, c.vocab), opts);
+    corpus.vocab = Vocab::load(split_path(c, c.vocab), kLmVocabOptions);
     TW_CHECK(corpus.vocab.find("<eos>") >= 0, split_path(c, c.vocab), ": no <eos> word (an LM vocabulary lists ",
              "every word of the text, <eos> included: it ends each line)");
   } else {
@@ -83,7 +82,7 @@ LmCorpus load_corpus(const LmDataConfig& c) {
       counts.add("<eos>");
     }
     TW_CHECK(counts.distinct() > 1, split_path(c, c.train), ": no text (an LM split needs at least one word)");
-    corpus.vocab = Vocab::from_counts(counts, opts);
+    corpus.vocab = Vocab::from_counts(counts, kLmVocabOptions);
   }
   for (auto [file, ids] : {std::pair{&c.train, &corpus.train}, {&c.valid, &corpus.valid}, {&c.test, &corpus.test}}) {
     const std::string path = split_path(c, *file);

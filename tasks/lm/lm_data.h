@@ -40,8 +40,11 @@ const ConfigTable<LmDataConfig>& lm_data_table();
 LmDataConfig parse_lm_data(JsonReader& r);
 nlohmann::json to_json(const LmDataConfig& c);
 
+// PTB's vocabulary: <unk> and <eos> are ordinary words, no reserved ids; unknown words map to <unk>.
+inline const VocabOptions kLmVocabOptions{{}, "<unk>", false, 1, 0};
+
 struct LmCorpus {
-  Vocab vocab{VocabOptions{{}, "<unk>", false, 1, 0}};
+  Vocab vocab{kLmVocabOptions};
   Ids train, valid, test;
   std::vector<std::string> notes;   // one line per split whose words were mapped to <unk> (data.oov = "unk")
 };

@@ -20,17 +20,10 @@ std::unique_ptr<LmModel> LmParts::make(const LmModelConfig& m, const LmDataConfi
   return std::make_unique<LmModel>(m, v.size(), store);
 }
 
-void LmParts::save_vocabs(const Vocab& v, const LmDataConfig&, const std::string& run_dir) {
-  v.save(run_dir + "/vocab.txt");
-}
-
 Vocab LmParts::load_vocabs(LmDataConfig& d, const std::string& run_dir) {
-  const std::string vocab_path = run_dir + "/vocab.txt";
-  Vocab v = load_run_vocab(
-      run_dir, "lm score", "vocab.txt", "vocabulary", d.dir,
-      [&] { return Vocab::load(vocab_path, VocabOptions{{}, "<unk>", false, 1, 0}); },
-      [&] { return load_corpus(d).vocab; });
-  TW_CHECK(v.find("<eos>") >= 0, vocab_path, ": no <eos> word");
+  Vocab v = load_kept_vocab(run_dir, "lm score", d.dir, kLmVocabOptions,
+                            [&] { return load_corpus(d).vocab; });
+  TW_CHECK(v.find("<eos>") >= 0, run_dir + "/" + kVocabFile, ": no <eos> word");
   return v;
 }
 

@@ -15,6 +15,7 @@
 
 #include "lm_data.h"
 #include "lm_model.h"
+#include "train/kept_vocabs.h"
 #include "train/predict_cli.h"
 #include "train/trained_run.h"
 
@@ -33,11 +34,12 @@ struct SentenceScore {
   long unknown = 0;     // words mapped to <unk>
 };
 
-// An LM run's parts (train/trained_run.h): what LmTask trains and `lm score` loads, built one way.
-struct LmParts : RunPartsOf<Vocab, LmModel, parse_lm_data, parse_lm_model, lm_data_table, lm_model_table> {
+// An LM run's parts (train/trained_run.h): what LmTask trains and `lm score` loads, built one way. Its vocabulary
+// is kept as vocab.txt (OneVocabParts).
+struct LmParts : RunPartsOf<Vocab, LmModel, parse_lm_data, parse_lm_model, lm_data_table, lm_model_table>,
+                 OneVocabParts {
   static constexpr RunKind kRun{"lm", "bptt"};
   static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
-  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);   // vocab.txt
   static Vocabs load_vocabs(Data& d, const std::string& run_dir);
 };
 

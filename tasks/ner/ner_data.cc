@@ -5,6 +5,7 @@
 #include <set>
 
 #include "base/check.h"
+#include "base/file_io.h"
 #include "base/json_reader.h"
 #include "data/text.h"
 
@@ -77,6 +78,22 @@ int NerVocab::tag_id(const std::string& tag) const {
   return it == tags.end() ? -1 : static_cast<int>(it - tags.begin());
 }
 
+void NerVocab::save_kept(const std::string& dir) const {
+  WordCharVocabs::save_kept(dir);
+  std::string lines;
+  for (const std::string& t : tags) lines += t + "\n";
+  write_text_atomic(dir + "/" + kTagsFile, lines);
+}
+
+// tags.txt must hold the tag "O" first (build_vocab's order) and only tags split_tag accepts.
+void NerVocab::load_kept(const std::string& dir) {
+  WordCharVocabs::load_kept(dir);
+  const std::string path = dir + "/" + kTagsFile;
+  tags = read_lines(path);
+  TW_CHECK(!tags.empty() && tags[0] == "O", path, ": expected the tag \"O\" on line 1 (the tag list a run writes)");
+  for (size_t i = 0; i < tags.size(); ++i) split_tag(tags[i], path + ":" + std::to_string(i + 1));
+}
+
 namespace {
 std::string word_key(const std::string& token, bool lowercase) {
   std::vector<std::string> one{token};
@@ -109,7 +126,7 @@ NerVocab build_vocab(const std::vector<Sentence>& train, const NerDataConfig& c)
     const std::int32_t id = v.words.find(w);
     if (n == 1 && id >= 0) v.singleton[static_cast<size_t>(id)] = true;
   }
-  v.chars = Vocab::from_counts(cc, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
+  v.chars = Vocab::from_counts(cc, WordCharVocabs::kOptions);
   const std::string prefixes = c.scheme == TagScheme::kBioes ? "BIES" : "BI";
   v.tags.push_back("O");
   for (const std::string& type : types)

@@ -11,6 +11,7 @@
 #include "base/rng.h"
 #include "data/labelled_text.h"
 #include "data/vocab.h"
+#include "data/word_char_vocabs.h"
 #include "eval/spans.h"
 #include "ner_batch.h"
 
@@ -44,12 +45,15 @@ std::vector<Sentence> read_split(const NerDataConfig& c, const std::string& spli
 
 // Word ids (lowercased when data.lowercase), character ids (of the words as written) and tag ids, from the
 // training split. Tags: O, then the scheme's prefixes for every entity type seen in training, sorted.
-struct NerVocab {
-  Vocab words{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
-  Vocab chars{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
+struct NerVocab : WordCharVocabs {
+  static constexpr const char* kTagsFile = "tags.txt";   // one tag per line in id order, "O" first
+
   std::vector<std::string> tags;
   std::vector<bool> singleton;   // by word id: seen exactly once in training
   int tag_id(const std::string& tag) const;   // -1 when absent
+  // The words' and characters' files (WordCharVocabs) and tags.txt, in <dir>: what a run keeps for `ner tag`.
+  void save_kept(const std::string& dir) const;
+  void load_kept(const std::string& dir);
 };
 NerVocab build_vocab(const std::vector<Sentence>& train, const NerDataConfig& c);
 

@@ -13,44 +13,15 @@
 
 namespace twin::ner {
 
-namespace {
-const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
-
-
-// tags.txt: one tag per line in id order, "O" first (build_vocab's order).
-std::vector<std::string> load_tags(const std::string& path) {
-  std::vector<std::string> tags = read_lines(path);
-  TW_CHECK(!tags.empty() && tags[0] == "O", path, ": expected the tag \"O\" on line 1 (the tag list a run writes)");
-  for (size_t i = 0; i < tags.size(); ++i) split_tag(tags[i], path + ":" + std::to_string(i + 1));
-  return tags;
-}
-}  // namespace
-
 std::unique_ptr<NerModel> NerParts::make(const NerModelConfig& m, const NerDataConfig&, const NerVocab& v,
                                           ParamStore& store) {
   return std::make_unique<NerModel>(m, v.words.size(), v.chars.size(), static_cast<int>(v.tags.size()), store);
 }
 
-void NerParts::save_vocabs(const NerVocab& v, const NerDataConfig&, const std::string& run_dir) {
-  v.words.save(run_dir + "/vocab.words.txt");
-  v.chars.save(run_dir + "/vocab.chars.txt");
-  std::string tags;
-  for (const std::string& t : v.tags) tags += t + "\n";
-  write_text_atomic(run_dir + "/tags.txt", tags);
-}
-
 NerVocab NerParts::load_vocabs(NerDataConfig& d, const std::string& run_dir) {
   const TextDataConfig& text = d.text;
-  return load_run_vocab(
-      run_dir, "ner tag", "vocab.words.txt", "vocabularies", text.dir + "/" + text.train + "." + d.extension,
-      [&] {
-        NerVocab v;
-        v.words = Vocab::load(run_dir + "/vocab.words.txt", kVocabOptions);
-        v.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
-        v.tags = load_tags(run_dir + "/tags.txt");
-        return v;
-      },
-      [&] { return build_vocab(read_split(d, text.train), d); });
+  return load_kept_vocabs(run_dir, "ner tag", text.dir + "/" + text.train + "." + d.extension,
+                          [&] { return build_vocab(read_split(d, text.train), d); });
 }
 
 std::vector<std::vector<std::string>> Tagger::read_sentences(const std::vector<std::string>& lines,

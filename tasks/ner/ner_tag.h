@@ -16,6 +16,7 @@
 
 #include "ner_data.h"
 #include "ner_model.h"
+#include "train/kept_vocabs.h"
 #include "train/predict_cli.h"
 #include "train/trained_run.h"
 
@@ -29,11 +30,11 @@ inline constexpr PredictMode kTagMode{"ner tag",
     tag_main};
 
 // A NER run's parts (train/trained_run.h): what NerTask trains and `ner tag` loads, built one way.
-struct NerParts : RunPartsOf<NerVocab, NerModel, parse_ner_data, parse_ner_model, ner_data_table, ner_model_table> {
+// Its vocabularies are kept as NerVocab's files (vocab.words.txt, vocab.chars.txt and tags.txt).
+struct NerParts : RunPartsOf<NerVocab, NerModel, parse_ner_data, parse_ner_model, ner_data_table, ner_model_table>,
+                  WordCharParts<NerVocab> {
   static constexpr RunKind kRun{"ner", "scheme"};
   static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
-  // vocab.words.txt, vocab.chars.txt and tags.txt (one tag per line in id order, "O" first)
-  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);
   static Vocabs load_vocabs(Data& d, const std::string& run_dir);
 };
 

@@ -23,7 +23,7 @@ class NerTask : public ExampleListTask<NerTask, NerParts, Sentence, NerScored, s
  public:
   NerTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<CommandMode> modes() { return {as_mode(kTagMode)}; }
-  static constexpr const char *kName = "ner", *kBatchUnits = "sentences", *kPrimary = "f1";
+  static constexpr const char *kBatchUnits = "sentences", *kPrimary = "f1";
 
   BatchingOptions train_batching() const { return data_.text.train_options(); }
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);

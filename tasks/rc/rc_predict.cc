@@ -11,7 +11,6 @@ namespace twin::rc {
 
 namespace {
 using nlohmann::json;
-const VocabOptions kVocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0};
 constexpr const char* kLayout =
     "expected SQuAD's layout {\"data\": [{\"paragraphs\": [{\"context\", \"qas\": [{\"id\", \"question\"}]}]}]}";
 
@@ -80,21 +79,9 @@ std::unique_ptr<RcModel> RcParts::make(const RcModelConfig& m, const RcDataConfi
   return std::make_unique<RcModel>(m, v.words.size(), v.chars.size(), store);
 }
 
-void RcParts::save_vocabs(const RcVocabs& v, const RcDataConfig&, const std::string& run_dir) {
-  v.words.save(run_dir + "/vocab.words.txt");
-  v.chars.save(run_dir + "/vocab.chars.txt");
-}
-
 RcVocabs RcParts::load_vocabs(RcDataConfig& d, const std::string& run_dir) {
-  return load_run_vocab(
-      run_dir, "rc predict", "vocab.words.txt", "vocabularies", d.dir + "/" + d.train + ".jsonl",
-      [&] {
-        RcVocabs v;
-        v.words = Vocab::load(run_dir + "/vocab.words.txt", kVocabOptions);
-        v.chars = Vocab::load(run_dir + "/vocab.chars.txt", kVocabOptions);
-        return v;
-      },
-      [&] { return build_vocabs(read_split(d, d.train, true).examples, d); });
+  return load_kept_vocabs(run_dir, "rc predict", d.dir + "/" + d.train + ".jsonl",
+                          [&] { return build_vocabs(read_split(d, d.train, true).examples, d); });
 }
 
 Predictions Reader::answer(std::vector<RcExample>& examples, const BatchingOptions& batching) const {

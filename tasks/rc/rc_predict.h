@@ -25,6 +25,7 @@
 #include "rc_model.h"
 #include "rc_predictions.h"
 #include "rc_vocab.h"
+#include "train/kept_vocabs.h"
 #include "train/predict_cli.h"
 #include "train/trained_run.h"
 
@@ -47,12 +48,12 @@ std::vector<RcExample> read_squad_questions(const nlohmann::json& root, const st
 
 // An rc run's parts (train/trained_run.h): what RcTask trains and `rc predict` loads, built one way. The word
 // vectors are not in Parts::make: training loads them from data.embeddings (rc_task.cc), prediction from the
-// run's parameters.
-struct RcParts : RunPartsOf<RcVocabs, RcModel, parse_rc_data, parse_rc_model, rc_data_table, rc_model_table> {
+// run's parameters. Its vocabularies are kept as vocab.words.txt and vocab.chars.txt (WordCharParts).
+struct RcParts : RunPartsOf<RcVocabs, RcModel, parse_rc_data, parse_rc_model, rc_data_table, rc_model_table>,
+                 WordCharParts<RcVocabs> {
   static constexpr RunKind kRun{"rc", "passage_limit"};
   // An Error for model.freeze_words without data.embeddings (every word vector would stay zero).
   static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
-  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);   // vocab.{words,chars}.txt
   static Vocabs load_vocabs(Data& d, const std::string& run_dir);
 };
 

@@ -37,7 +37,7 @@ class RcTask : public ExampleListTask<RcTask, RcParts, RcExample, RcScored, exam
  public:
   RcTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<CommandMode> modes() { return {as_mode(kPredictMode)}; }
-  static constexpr const char *kName = "rc", *kBatchUnits = "questions", *kPrimary = "f1";
+  static constexpr const char *kBatchUnits = "questions", *kPrimary = "f1";
 
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   // dev_ (data.heldout) or test_ (data.dev): the predictions and the official EM / F1 over the split's questions.

@@ -90,12 +90,12 @@ RcVocabs build_vocabs(const std::vector<RcExample>& train, const RcDataConfig& c
   }
   RcVocabs v;
   if (c.embeddings.empty()) {
-    v.words = Vocab::from_counts(words, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, c.min_count, 0});
+    v.words = Vocab::from_counts(words, pad_unk_options(c.min_count));
   } else {
     for (const std::string& w : vector_file_words(c.embeddings)) v.words.add(w);
     v.words.freeze();
   }
-  v.chars = Vocab::from_counts(chars, VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0});
+  v.chars = Vocab::from_counts(chars, WordCharVocabs::kOptions);
   return v;
 }
 

@@ -18,14 +18,13 @@
 #include <vector>
 
 #include "data/vocab.h"
+#include "data/word_char_vocabs.h"
 #include "rc_batch.h"
 #include "rc_data.h"
 
 namespace twin::rc {
 
-struct RcVocabs {
-  Vocab words{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
-  Vocab chars{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
+struct RcVocabs : WordCharVocabs {
   // R-Net's _get_word: the first of token, lowercase, Capitalised, UPPERCASE (ASCII) in `words`, else <unk>.
   int word_id(std::string_view token) const;
 };

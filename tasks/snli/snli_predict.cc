@@ -19,15 +19,10 @@ std::unique_ptr<SnliModel> SnliParts::make(const SnliModelConfig& m, const SnliD
   return std::make_unique<SnliModel>(m, v.size(), store);
 }
 
-void SnliParts::save_vocabs(const Vocab& v, const SnliDataConfig&, const std::string& run_dir) {
-  v.save(run_dir + "/vocab.txt");
-}
-
 Vocab SnliParts::load_vocabs(SnliDataConfig& d, const std::string& run_dir) {
-  return load_run_vocab(
-      run_dir, "snli predict", "vocab.txt", "vocabulary", d.dir + "/" + d.train + ".tsv",
-      [&] { return Vocab::load(run_dir + "/vocab.txt", VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}); },
-      [&] { return build_vocab(read_split(d, d.train), d); });
+  return load_kept_vocab(run_dir, "snli predict", d.dir + "/" + d.train + ".tsv",
+                         pad_unk_options(),
+                         [&] { return build_vocab(read_split(d, d.train), d); });
 }
 
 std::vector<Pair> Predictor::read_pairs(const std::vector<std::string>& lines, const std::string& source) const {

@@ -18,6 +18,7 @@
 #include "snli_data.h"
 #include "eval/labels.h"
 #include "snli_model.h"
+#include "train/kept_vocabs.h"
 #include "train/predict_cli.h"
 #include "train/trained_run.h"
 
@@ -39,10 +40,11 @@ std::vector<Prediction> label_pairs(const SnliModel& model, const Vocab& vocab, 
 
 // An SNLI run's parts (train/trained_run.h): what SnliTask trains and `snli predict` loads, built one way. snli's
 // data keys are all shared with classify (which adds num_labels), so the model's `kind` marks the task too.
-struct SnliParts : RunPartsOf<Vocab, SnliModel, parse_snli_data, parse_snli_model, snli_data_table, snli_model_table> {
+// Its vocabulary is kept as vocab.txt (OneVocabParts).
+struct SnliParts : RunPartsOf<Vocab, SnliModel, parse_snli_data, parse_snli_model, snli_data_table, snli_model_table>,
+                   OneVocabParts {
   static constexpr RunKind kRun{"snli", "lowercase", "kind"};
   static std::unique_ptr<Model> make(const ModelConfig& m, const Data& d, const Vocabs& v, ParamStore& store);
-  static void save_vocabs(const Vocabs& v, const Data& d, const std::string& run_dir);   // vocab.txt
   static Vocabs load_vocabs(Data& d, const std::string& run_dir);
 };
 

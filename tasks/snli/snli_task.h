@@ -18,7 +18,7 @@ class SnliTask : public ExampleListTask<SnliTask, SnliParts, Pair, ScoredLabels,
  public:
   SnliTask(JsonReader& root, const RunConfig& run, const TrainConfig& train, const CliArgs& args);
   static std::vector<CommandMode> modes() { return {as_mode(kPredictMode)}; }
-  static constexpr const char *kName = "snli", *kBatchUnits = "pairs", *kPrimary = "accuracy";
+  static constexpr const char *kBatchUnits = "pairs", *kPrimary = "accuracy";
 
   SummedLoss summed_loss(Graph& g, const std::vector<int>& ids, Rng& rng);
   // Accuracy (with per-label accuracy) and the predictions of `data`.

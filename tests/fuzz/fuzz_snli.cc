@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   c.dir = fuzz::scratch_dir();
   c.lowercase = size % 2 == 1;
   c.max_vocab = size % 5 == 0 ? 4 : 0;
-  Vocab vocab{VocabOptions{{kPadWord, kUnkWord}, kUnkWord, false, 1, 0}};
+  Vocab vocab{pad_unk_options()};
   for (const char* w : {"the", "a", "cat", ".", "man"}) vocab.add(w);
   vocab.freeze();
   fuzz::expect_error_or_ok([&] {

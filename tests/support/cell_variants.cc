@@ -1,5 +1,6 @@
 #include "cell_variants.h"
 
+#include "base/check.h"
 #include "graph/graph.h"
 #include "rnn/cell_factory.h"
 #include "rnn/rnn.h"
@@ -52,6 +53,12 @@ std::vector<NamedCellConfig> cell_variants(int hidden) {
   add("indrnn_bound", "indrnn", [](CellConfig& c) { c.recurrent_bound = 0.5; });
   add("hgrn_bound", "hgrn", [](CellConfig& c) { c.forget_lower_bound = 0.6; });
   return out;
+}
+
+CellConfig cell_variant(const std::string& name, int hidden) {
+  for (NamedCellConfig& v : cell_variants(hidden))
+    if (v.name == name) return v.cfg;
+  TW_FAIL("no cell variant named '", name, "'");
 }
 
 CellFingerprint cell_fingerprint(CellConfig cfg) {

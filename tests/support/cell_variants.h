@@ -18,6 +18,8 @@ struct NamedCellConfig {
 
 // Every registered cell once at its defaults (name == type), then the variants. `hidden` is set on all.
 std::vector<NamedCellConfig> cell_variants(int hidden);
+// The config of cell_variants(hidden)'s entry `name`; an unknown name is an error naming it.
+CellConfig cell_variant(const std::string& name, int hidden);
 
 // A fixed, seeded tiny run used by the float-versus-double golden test (tests/golden/cells_forward.json):
 // I = 3, H = cfg.hidden, T = 3, B = 2, lengths {3, 2}, parameters from ParamStore(seed 11) with

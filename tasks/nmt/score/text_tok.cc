@@ -65,17 +65,8 @@ bool is_split_clitic(std::string_view w) {
 
 std::string moses_unescape(std::string_view s) {
   std::string t(s);
-  replace_all(t, "&bar;", "|");
-  replace_all(t, "&#124;", "|");
-  replace_all(t, "&lt;", "<");
-  replace_all(t, "&gt;", ">");
-  replace_all(t, "&bra;", "[");
-  replace_all(t, "&ket;", "]");
-  replace_all(t, "&quot;", "\"");
-  replace_all(t, "&apos;", "'");
-  replace_all(t, "&#91;", "[");
-  replace_all(t, "&#93;", "]");
-  replace_all(t, "&amp;", "&");
+  replace_in_order(t, {{"&bar;", "|"}, {"&#124;", "|"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&bra;", "["}, {"&ket;", "]"},
+                       {"&quot;", "\""}, {"&apos;", "'"}, {"&#91;", "["}, {"&#93;", "]"}, {"&amp;", "&"}});
   return t;
 }
 
