@@ -344,7 +344,7 @@ def write(rows, out):
     titles = section_titles(groups)
     csv_rows = []
     if not groups:
-        lines += ["## SQuAD v1.1 dev", "", "No rc run is committed yet (`build/bin/rc experiments/rc/squad_<cell>.json`, "
+        lines += ["## SQuAD v1.1 dev", "", "No rc run is committed yet (`build/bin/rc experiments/rc/squad_<cell>.json --seed N`, "
                   "then `tools/collect_run.sh`).", ""]
         lines += md_table(CELL_HEADER, "|---|---:|---:|---:|---:|---:|---:|---:|---:|", []) + [""]
     for s in sorted(groups, key=lambda s: (-len(groups[s]), titles[s])):   # the section with most runs first

@@ -22,6 +22,7 @@ FIX = os.path.join(ROOT, "tests", "plots", "fixtures", "rc")
 RUNS = os.path.join(FIX, "runs")
 PLOTS = os.path.join(ROOT, "plots")
 sys.path.insert(0, PLOTS)
+import cells_table  # noqa: E402
 import rc_table  # noqa: E402
 
 
@@ -177,6 +178,21 @@ class RcTable(unittest.TestCase):
             self.assertIn("| (no finished run committed yet) |", text)
             self.assertIn("LSTM 70.46 / 78.98 (2.67M)", text)   # the paper's numbers still stated
             self.assertEqual(read(os.path.join(tmp, "rc.csv")), ",".join(rc_table.CSV_HEADER) + "\n")
+
+    def test_cells_column(self):
+        # cells.md's SQuAD column shows a mean over at least 3 seeded runs, else says why the cell is left out.
+        rows = rc_table.load(RUNS, FIX)
+        best, left = cells_table.collect([], [], [], [], None, rows)
+        self.assertEqual(best, {})
+        self.assertEqual(left["lstm"]["rc"], "2 usable seeds (`rc_squad_lstm_s1`, `rc_squad_lstm_s2`), fewer than 3")
+        self.assertIn("`rc_squad_gru`: no seed", left["gru"]["rc"])
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = copy_runs(tmp)
+            shutil.copytree(os.path.join(runs, "rc_squad_lstm_s2"), os.path.join(runs, "rc_squad_lstm_s3"))
+            best, _ = cells_table.collect([], [], [], [], None, rc_table.load(runs, FIX))
+            value, source, note = best["lstm"]["rc"]
+            self.assertAlmostEqual(value, (57.5 + 2 * 100 * (1 + 4 / 9 + 1) / 4) / 3, places=9)
+            self.assertEqual((os.path.basename(source), note), ("rc_squad_lstm_s1", "mean of 3 seeds"))
 
 
 if __name__ == "__main__":
