@@ -7,7 +7,7 @@ them, the PTB TF-recipe lines between `<!-- lm recipe begin ... -->` and `<!-- l
 (lm_table.readme_block); nothing else of the README.
 
 usage: cells_table.py [--runs results/runs] [--speed results/speed] [--out results/cells.md]
-                      [--readme README.md | --no-readme]   (standard library only)
+                      [--readme README.md | --no-readme]   (numpy, installed with matplotlib: seeds_table.py)
 """
 import argparse
 import os
@@ -18,6 +18,7 @@ import cws_table
 import hgates_table
 import lm_table
 import nmt_table
+import rc_table
 import seeds_table
 import snli_table
 import speed_table
@@ -33,6 +34,7 @@ COLUMNS = [
     ("cws", "MSR (b) test F1", "cws_msr_b_test_f1", max, "{:.2f}", "{:.2f}"),
     ("snli", "SNLI in-house test acc.", "snli_inhouse_cond_test_acc", max, "{:.2f}", "{:.2f}"),
     ("sick", "SICK test acc. (+em)", "sick_cond_em_test_acc", max, "{:.2f}", "{:.2f}"),
+    ("rc", "SQuAD v1.1 dev F1", "rc_squad_dev_f1", max, "{:.2f}", "{:.2f}"),
     ("params", "params (PTB small LM)", "params_ptb_small_lm", min, "{:,}", "{}"),
     ("speed", "train words/s (small, 2 threads)", "speed_small_2threads_train_words_s", max, "{:,.0f}", "{:.0f}"),
 ]
@@ -47,6 +49,9 @@ PAPER_COLUMNS = [
     ("SNLI test acc., ATR paper T6", "atr_paper_snli_test_acc",
      {c: nmt_table.numbers(v)[0] for c, v in snli_table.PAPER.items()}),
     ("SNLI test acc., LRN paper", "lrn_paper_snli_test_acc", PAPER_LRN_SNLI),
+    # the LRN repository's R-Net ATR is our atr_tanh_bias_both; here it joins the LRN paper's other ATR numbers
+    ("SQuAD v1.1 dev F1, LRN paper", "lrn_paper_squad_dev_f1",
+     {("atr_tanh" if c.startswith("atr_tanh") else c): v[1] for c, v in rc_table.PAPER.items()}),
     ("NMT params (M), ATR paper T4", "atr_paper_nmt_params_M",
      {c: nmt_table.numbers(v[1])[0] for c, v in nmt_table.PAPER.items() if c in ("gru", "lstm", "ran", "atr")}),
     ("NMT train words/s (GPU), ATR paper T4", "atr_paper_nmt_train_words_s",
@@ -59,14 +64,15 @@ def is_num(x):
 
 
 # The columns whose numbers are draws of a training run (a mean over seeds); params and speed are not.
-DRAWS = ("ptb", "nmt", "cws", "snli", "sick")
+DRAWS = ("ptb", "nmt", "cws", "snli", "sick", "rc")
 # Every table `make tables` writes (the README's list of them), in reading order.
-TABLES = ("table1.md", "lm.md", "nmt.md", "cws.md", "ner.md", "snli.md", "classify.md", "speed.md", "seeds.md",
+TABLES = ("table1.md", "lm.md", "nmt.md", "cws.md", "ner.md", "snli.md", "rc.md", "classify.md", "speed.md", "seeds.md",
           "claims.md", "tuned.md", "scale.md", "scale_plan.md")
 
 
-def collect(lm, nmt, cws, snli, speed):
-    """({cell: {column: (value, source run dir or file, note)}}, {cell: {column: why left out}}).
+def collect(lm, nmt, cws, snli, speed, rc=()):
+    """({cell: {column: (value, source run dir or file, note)}}, {cell: {column: why left out}}). rc: rc_table.load's
+    rows (the column reads rc_table.headline_rows of them: the squad_<cell> recipe, one section).
 
     A task column (DRAWS) shows the mean of the cell's headline group (run_files.headline_group: at least
     HEADLINE_MIN_SEEDS seeded runs that keep their outputs and did not diverge), else nothing, and the second
@@ -94,6 +100,8 @@ def collect(lm, nmt, cws, snli, speed):
         if r["kind"] == "cond" and (r["set"], r["exact_match"]) in (("inhouse", False), ("sick", True)):
             add(r["key"], "snli" if r["set"] == "inhouse" else "sick", 100 * r["test"] if is_num(r["test"]) else None,
                 r)
+    for r in rc_table.headline_rows(rc):
+        add(r["key"], "rc", r["f1"], r)
     best, left = {}, {}
     for cell, cols in cand.items():
         for col in DRAWS:
@@ -163,6 +171,9 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False, left=No
         f"and lowercased words (`+em`: trained on SICK's 4,439 pairs alone the plain model barely beats the "
         f"majority class), test accuracy (%) "
         f"([snli.md]({tables('snli.md')})).",
+        f"- **SQuAD**: R-Net (the LRN paper's reading-comprehension task) trained on the SQuAD v1.0 training set "
+        f"rebuilt from the explorer pages, at the reduced scale its table states; the best-heldout-F1 model's "
+        f"SQuAD v1.1 dev F1 (%) ([rc.md]({tables('rc.md')}): the recipe and its reductions, EM, the paired tests).",
         "- **params**: the whole PTB small-recipe LM (2 x 200, untied softmax), from the PTB run.",
         f"- **train words/s**: the speed task (`build/bin/speed experiments/speed/lm.json`: the same small LM on "
         f"random ids, batch 20, BPTT 35), 2 threads ([speed.md]({tables('speed.md')}), "
@@ -183,10 +194,11 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False, left=No
     if not cells:
         lines.append("| (no run committed yet) | " + " | ".join("–" for _ in COLUMNS) + " |")
     lines += ["", "Sources (run folders; each holds the command, resolved config, metrics and summary):", ""]
-    names = {"ptb": "PTB", "nmt": "NMT", "cws": "CWS", "snli": "SNLI", "sick": "SICK", "params": "params"}
+    names = {"ptb": "PTB", "nmt": "NMT", "cws": "CWS", "snli": "SNLI", "sick": "SICK", "rc": "SQuAD",
+             "params": "params"}
     for c in cells:
         parts = []
-        for key in ("ptb", "params", "nmt", "cws", "snli", "sick"):
+        for key in ("ptb", "params", "nmt", "cws", "snli", "sick", "rc"):
             if key not in table[c]:
                 continue
             _, src, note = table[c][key]
@@ -205,8 +217,8 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False, left=No
             lines.append(f"- `{c}`: " + "; ".join(f"{names[k]}: {left[c][k]}" for k in DRAWS if k in left[c]))
     paper_cells = sorted({c for c in cells} | {c for _, _, d in PAPER_COLUMNS for c in d}, key=cell_sort_key)
     lines += ["", "The papers' numbers for the same cells (their setups, at full scale: WMT14 En-De 4.5M pairs, "
-                  "MSRA standard protocol, full SNLI; the LRN paper's PTB is the MoS setup and its ATR is the "
-                  "tanh-output variant):", "",
+                  "MSRA standard protocol, full SNLI, SQuAD v1.1 train; the LRN paper's PTB is the MoS setup and its "
+                  "ATR is the tanh-output variant, with both biases in its R-Net):", "",
               "| cell | " + " | ".join(p[0] for p in PAPER_COLUMNS) + " |", "|---|" + "---:|" * len(PAPER_COLUMNS)]
     for c in paper_cells:
         lines.append(f"| {c} | " + " | ".join(f"{d[c]:g}" if c in d else "–" for _, _, d in PAPER_COLUMNS) + " |")
@@ -220,11 +232,12 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False, left=No
     return lines, cells, paper_cells
 
 
-def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None):
-    """results/cells.md, cells.csv, cells_paper.csv and (readme given) the README block; the paths written.
+def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None, rc=()):
+    """results/cells.md, cells.csv, cells_paper.csv and (readme given) the README block; the paths written. rc:
+    rc_table.load's rows.
     seeds (seeds_table.load): the comparisons over seeds with their significance, as a second part; then
     hgates_table's "does h_{t-1} in the gates matter?" over the runs in runs_dir."""
-    table, left = collect(lm, nmt, cws, snli, speed)
+    table, left = collect(lm, nmt, cws, snli, speed, rc)
     speed_path = speed["ours_path"] if speed else "results/speed/lm.json"
     lines, cells, paper_cells = build(table, out, os.path.dirname(out) or ".", runs_dir, speed_path, left=left)
     lines += [""] + seeds_table.build(seeds or {}, os.path.dirname(out) or ".", heading="##")[0]
@@ -236,12 +249,13 @@ def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None):
         row = [c]
         for key, _, _, _, _, spec in COLUMNS:
             row.append(spec.format(table[c][key][0]) if key in table[c] else "")
-        for key in ("ptb", "nmt", "cws", "snli", "sick", "params", "speed"):
+        for key in ("ptb", "nmt", "cws", "snli", "sick", "rc", "params", "speed"):
             row.append(table[c][key][1] if key in table[c] else "")
         rows.append(row)
     written = [out,
                write_csv(csv_path(out), ["cell"] + [c[2] for c in COLUMNS]
-                         + [f"{k}_source" for k in ("ptb", "nmt", "cws", "snli", "sick", "params", "speed")], rows),
+                         + [f"{k}_source" for k in ("ptb", "nmt", "cws", "snli", "sick", "rc", "params", "speed")],
+                         rows),
                write_csv(csv_path(out, "_paper"), ["cell"] + [p[1] for p in PAPER_COLUMNS],
                          [[c] + [f"{d[c]:g}" if c in d else "" for _, _, d in PAPER_COLUMNS] for c in paper_cells])]
     if readme:
@@ -292,7 +306,7 @@ def main():
             ap.error(f"{opt} {d}: no such directory")
     write(lm_table.load(a.runs), nmt_table.load(a.runs), cws_table.load(a.runs), snli_table.load(a.runs),
           speed_table.load_dir(a.speed, SCRIPT), a.runs, a.out, None if a.no_readme else a.readme,
-          seeds_table.load(a.runs))
+          seeds_table.load(a.runs), rc_table.load(a.runs))
 
 
 if __name__ == "__main__":

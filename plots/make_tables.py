@@ -7,6 +7,9 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
   cws.md / cws.csv                    CWS, Table 7 (plots/cws_table.py)
   ner.md / ner.csv                    NER, the LRN paper's sixth task (plots/ner_table.py)
   snli.md / snli.csv                  NLI, Table 6 (plots/snli_table.py; says so when no run is committed yet)
+  rc.md / rc.csv                      reading comprehension, R-Net on SQuAD, the LRN paper's sixth task
+                                      (plots/rc_table.py; says so when no run is committed yet; its paired tests
+                                      from the runs' stats/test.tsv, else from ./data/squad when prepared)
   classify.md                         sentence classification, SST-2/SST-5 (plots/classify_table.py)
   claims.md / claims.csv              the three papers' claims, each with our evidence and a verdict by a stated
                                       rule (plots/claims_table.py)
@@ -44,6 +47,7 @@ import cws_table  # noqa: E402
 import lm_table  # noqa: E402
 import ner_table  # noqa: E402
 import nmt_table  # noqa: E402
+import rc_table  # noqa: E402
 import scale_plan  # noqa: E402
 import scale_table  # noqa: E402
 import snli_table  # noqa: E402
@@ -97,6 +101,8 @@ def main():
     ner = step("ner runs", lambda: ner_table.load(a.runs)) or []
     step("ner.md", lambda: ner_table.write(ner, out("ner.md")))
     step("snli.md", lambda: snli_table.write(snli, out("snli.md")))
+    rc = step("rc runs", lambda: rc_table.load(a.runs)) or []
+    step("rc.md", lambda: rc_table.write(rc, out("rc.md")))
     step("classify.md", lambda: classify_table.build(a.runs, out("classify.md")))
     if speed is None or speed["ours"] is None:   # reported by the loader; the other tables still stand
         print(f"{SCRIPT}: speed.md and table1.md not written (no usable {os.path.join(a.speed, 'lm.json')})",
@@ -117,7 +123,7 @@ def main():
     seeds = step("seeded runs", lambda: seeds_table.load(a.runs)) or {}
     step("seeds.md", lambda: seeds_table.write(seeds, out("seeds.md")))
     step("cells.md", lambda: cells_table.write(lm, nmt, cws, snli, speed, a.runs, out("cells.md"),
-                                               None if a.no_readme else a.readme, seeds))
+                                               None if a.no_readme else a.readme, seeds, rc))
     if failed:
         print(f"{SCRIPT}: not written: {', '.join(failed)}", file=sys.stderr)
         sys.exit(1)

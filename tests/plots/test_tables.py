@@ -121,7 +121,7 @@ class MakeTables(unittest.TestCase):
 
     def test_every_table_and_csv_written(self):
         for name in ("lm.md", "lm.csv", "nmt.md", "nmt.csv", "nmt_ensembles.csv", "cws.md", "cws.csv", "snli.md",
-                     "snli.csv", "speed.md", "speed.csv", "speed_all.csv", "speed_torch.csv", "table1.md",
+                     "snli.csv", "rc.md", "rc.csv", "speed.md", "speed.csv", "speed_all.csv", "speed_torch.csv", "table1.md",
                      "table1.csv", "cells.md", "cells.csv", "cells_paper.csv"):
             self.assertTrue(os.path.getsize(self.path(name)) > 0, name)
 
@@ -150,13 +150,14 @@ class MakeTables(unittest.TestCase):
 
     def test_cells_table_rows_bold_and_missing(self):
         rows = {r[0]: r[1:] for r in md_rows(self.path("cells.md"), "cell")}
-        # columns: PTB ppl, NMT BLEU, CWS F1, SNLI acc, SICK acc, params, train words/s. The fixture's task runs
-        # are single unseeded runs without kept outputs: no task number is a headline mean (tests/plots/
-        # test_headline.py has seeded ones); params (not a draw) and the speed task's words/s stay.
-        self.assertEqual(rows["atr"], ["–", "–", "–", "–", "–", "**4,170,400**", "**7,056**"])
-        self.assertEqual(rows["atr_tanh"], ["–", "–", "–", "–", "–", "**4,170,400**", "–"])
-        self.assertEqual(rows["lstm"], ["–", "–", "–", "–", "–", "4,651,600", "5,798"])
-        self.assertEqual(rows["ran"], ["–", "–", "–", "–", "–", "–", "6,314"])
+        # columns: PTB ppl, NMT BLEU, CWS F1, SNLI acc, SICK acc, SQuAD F1, params, train words/s. The fixture's
+        # task runs are single unseeded runs without kept outputs (and no rc run): no task number is a headline
+        # mean (tests/plots/test_headline.py and test_rc_table.py have seeded ones); params (not a draw) and the
+        # speed task's words/s stay.
+        self.assertEqual(rows["atr"], ["–", "–", "–", "–", "–", "–", "**4,170,400**", "**7,056**"])
+        self.assertEqual(rows["atr_tanh"], ["–", "–", "–", "–", "–", "–", "**4,170,400**", "–"])
+        self.assertEqual(rows["lstm"], ["–", "–", "–", "–", "–", "–", "4,651,600", "5,798"])
+        self.assertEqual(rows["ran"], ["–", "–", "–", "–", "–", "–", "–", "6,314"])
         self.assertEqual(list(rows), ["atr", "atr_tanh", "lstm", "ran"])
         text = read(self.path("cells.md"))
         self.assertIn("params [`lm_atr_small`](", text)
@@ -168,6 +169,8 @@ class MakeTables(unittest.TestCase):
         paper = {r[0]: r[1:] for r in self._second_table("cells.md")}
         self.assertEqual(paper["atr"][1], "22.48")      # ATR paper Table 2
         self.assertEqual(paper["atr_tanh"][0], "66.24")  # LRN paper PTB, its ATR is the tanh variant
+        self.assertEqual(paper["atr_tanh"][5], "78.7")   # LRN paper SQuAD F1 (its R-Net ATR: tanh, both biases)
+        self.assertEqual(paper["lstm"][5], "78.98")
 
     def _second_table(self, name):
         lines = read(self.path(name)).split("\n\n")
@@ -181,13 +184,14 @@ class MakeTables(unittest.TestCase):
         self.assertEqual(header[0], "cell")
         self.assertEqual([r[0] for r in body], list(md))
         for r in body:
-            self.assertEqual(r[1:8], [plain(c) for c in md[r[0]]], r[0])
-            for v in r[1:8]:
+            self.assertEqual(r[1:9], [plain(c) for c in md[r[0]]], r[0])
+            for v in r[1:9]:
                 if v:
                     float(v)
         atr = dict(zip(header, body[0]))
         self.assertEqual(atr["params_source"], os.path.join(RUNS, "lm_atr_small"))
-        self.assertEqual((atr["ptb_source"], atr["cws_source"], atr["sick_source"]), ("", "", ""))   # left out
+        self.assertEqual((atr["ptb_source"], atr["cws_source"], atr["sick_source"], atr["rc_source"]),
+                         ("", "", "", ""))   # left out
 
     def test_csvs_hold_plain_numbers(self):
         for name in os.listdir(self.out):
@@ -316,7 +320,7 @@ class MakeTables(unittest.TestCase):
         self.assertEqual(before, README.split("<!-- cells table begin")[0])
         self.assertEqual(after, README.split("<!-- cells table end -->")[1])
         self.assertNotIn("stale text", block)
-        self.assertIn("| atr | – | – | – | – | – | **4,170,400** | **7,056** |", block)
+        self.assertIn("| atr | – | – | – | – | – | – | **4,170,400** | **7,056** |", block)
         # Links relative to the README's folder.
         self.assertIn(f"]({os.path.relpath(os.path.join(RUNS, 'lm_atr_small'), self.tmp)})", block)
         self.assertIn("](results/lm.md)", block)
