@@ -31,10 +31,11 @@ import statistics
 
 import numpy as np
 
-from run_files import (RunError, cell_key, cell_sort_key, csv_note, csv_path, load_runs, md_table, number_or_none,
+from run_files import (RunError, cell_key, cell_sort_key, csv_note, csv_path, load_runs, md_table, num, number_or_none,
                        read_task_run, run_label, run_outcome, seed_of, train_rate, write_table)
 import rescore
 import seeds_table
+import significance
 
 SCRIPT = "rc_table.py"
 
@@ -135,8 +136,8 @@ def count(x):
 
 def mean_sd(vals):
     """"m ± sd" over two or more values, "m (1 seed)" for one."""
-    m = statistics.mean(vals)
-    return f"{m:.2f} ± {statistics.stdev(vals):.2f}" if len(vals) > 1 else f"{m:.2f} (1 seed)"
+    m, sd = significance.mean_sd(vals)
+    return f"{m:.2f} ± {sd:.2f}" if sd is not None else f"{m:.2f} (1 seed)"
 
 
 def counted(rs):
@@ -165,8 +166,8 @@ def cell_lines(by):
         md.append(f"| {key} | {len(g)} | {mean_sd(em)} | {mean_sd(f1)} | {per_value(g, 'params')} | {qps:,.1f} | "
                   f"{per_value(g, 'steps')} | {per_value(g, 'best_step')} | "
                   + (f"{p[0]:.2f} / {p[1]:.2f} ({p[2]}) |" if p else "|"))
-        csv_rows.append([key, len(g), f"{statistics.mean(em):.4f}", f"{statistics.stdev(em):.4f}" if len(g) > 1 else "",
-                         f"{statistics.mean(f1):.4f}", f"{statistics.stdev(f1):.4f}" if len(g) > 1 else "",
+        (em_m, em_sd), (f1_m, f1_sd) = significance.mean_sd(em), significance.mean_sd(f1)
+        csv_rows.append([key, len(g), f"{em_m:.4f}", num(em_sd, 4), f"{f1_m:.4f}", num(f1_sd, 4),
                          " ".join(str(r["params"]) for r in g), f"{qps:.2f}",
                          " ".join(str(r["steps"]) for r in g), " ".join(str(r["best_step"]) for r in g),
                          p[0] if p else "", p[1] if p else "", p[2].rstrip("M") if p else "",
