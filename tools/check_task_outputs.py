@@ -54,6 +54,10 @@ Stripped before hashing and comparing (nondeterministic or machine-dependent):
   - checkpoints and parameter files (*.bin) are compared as their JSON header without timing fields (a
     checkpoint's progress holds the elapsed time) plus the sha256 of their tensors; the checksum is not.
   - TWIN_* variables are removed from the commands' environment (TWIN_GEMM_BACKENDS changes the products).
+    Where the binaries route products to oneDNN (the default build on a machine with libdnnl-dev), every
+    command runs with TWIN_GEMM_BACKENDS set to the other libraries the probe chose ("eigen" when none), and
+    the oneDNN part of the backends line is left out of the platform: one baseline serves the builds with
+    and without oneDNN, which would otherwise round the larger products differently.
 Everything else is bit-identical from run to run at --threads 1 (record, then check: all equal). The floats
 depend on the machine and build, though (-march=native: AVX2 and AVX-512 reduce in other orders; OpenBLAS
 picks kernels by CPU; the sanitizer build is -O1), so the baseline keeps the platform: the CPU's vendor,
@@ -462,6 +466,23 @@ def data_section(task_keys, experiment):
 # Running and normalising
 
 
+# oneDNN's part of the backends line: " + oneDNN 2.6.3 avx512_core_bf16 (every product from ...)" or "(unused: ...)".
+ONEDNN_PART = re.compile(r" \+ oneDNN \S+ \S+ \([^)]*\)")
+
+
+def without_onednn_backends(line):
+    """TWIN_GEMM_BACKENDS for the libraries the probe chose in the backends line `line`, oneDNN left out; None when
+    the probe did not choose oneDNN (the commands then run as the probe routes them)."""
+    if not re.search(r" \+ oneDNN \S+ \S+ \((?!unused)", line):
+        return None
+    names = ["eigen"]
+    if re.search(r"OpenBLAS .*? kernels \(large products\)", line):
+        names.append("blas")
+    if re.search(r"BLIS \S+ \(thin products\)", line):
+        names.append("blis")
+    return ",".join(names)
+
+
 class Ctx:
     def __init__(self, bin_dir, work):
         self.bin = os.path.abspath(bin_dir)
@@ -469,6 +490,12 @@ class Ctx:
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("TWIN_")}
         self.env["OMP_WAIT_POLICY"] = "passive"
         self.env["LC_ALL"] = "C.UTF-8"
+        # The probe's backends line (lm --version after "), "), then the same products without oneDNN.
+        rc, out, _ = self.run(["lm", "--version"])
+        self.gemm_probe = out.decode("utf-8", "replace").strip().partition("), ")[2] if rc == 0 else ""
+        chosen = without_onednn_backends(self.gemm_probe)
+        if chosen is not None:
+            self.env["TWIN_GEMM_BACKENDS"] = chosen
 
     def run(self, argv, stdin=b"", cwd=None):
         exe = argv[0] if os.path.isabs(argv[0]) else os.path.join(self.bin, argv[0])
@@ -793,9 +820,9 @@ def platform_fingerprint(ctx):
             if m:
                 build["compiler_version"] = m.group(1)
     fp["build"] = build
-    rc, out, _ = ctx.run(["lm", "--version"])
-    # The matrix-product backends (the version and git revision before them change with every commit).
-    fp["gemm"] = out.decode("utf-8", "replace").strip().partition("), ")[2] if rc == 0 else ""
+    # The matrix-product backends (the version and git revision before them change with every commit), as the
+    # probe chose them, without oneDNN's part (see Ctx: the commands never route to oneDNN).
+    fp["gemm"] = ONEDNN_PART.sub("", ctx.gemm_probe)
     libs = []
     try:
         out = subprocess.run(["ldd", os.path.join(ctx.bin, "lm")], capture_output=True, text=True).stdout

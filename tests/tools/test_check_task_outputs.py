@@ -158,5 +158,31 @@ class Compare(unittest.TestCase):
         self.assertEqual(cto.unit_of("run/nmt/files/snapshots/a.bin"), "run/nmt")
 
 
+class OneBaselineWithAndWithoutOneDnn(unittest.TestCase):
+    """The commands of a build whose probe chose oneDNN run on the probe's other libraries, and the platform line
+    leaves oneDNN's part out, so the baseline recorded without oneDNN is the one compared."""
+    EIGEN = "matrix products: Eigen 3.4.0 (AVX512, FMA) + OpenBLAS Haswell kernels (unused: narrower than Eigen's vectors)"
+    BLIS_GENERIC = " + BLIS generic (unused: reference kernels)"
+    TAIL = ", MPI data-parallel training, float32"
+
+    def test_onednn_chosen(self):
+        line = self.EIGEN + self.BLIS_GENERIC + " + oneDNN 2.6.3 avx512_core_bf16 (every product from 2^18 multiply-adds)" + self.TAIL
+        self.assertEqual(cto.without_onednn_backends(line), "eigen")
+        self.assertEqual(cto.ONEDNN_PART.sub("", line), self.EIGEN + self.BLIS_GENERIC + self.TAIL)
+
+    def test_other_libraries_kept(self):
+        line = ("matrix products: Eigen 3.4.0 (AVX512) + OpenBLAS SkylakeX kernels (large products) + BLIS skx (thin "
+                "products) + oneDNN 2.6.3 avx512_core (every product from 2^18 multiply-adds)" + self.TAIL)
+        self.assertEqual(cto.without_onednn_backends(line), "eigen,blas,blis")
+
+    def test_onednn_unused_or_absent(self):
+        unused = self.EIGEN + " + oneDNN 2.6.3 sse41 (unused: kernels narrower than AVX2)" + self.TAIL
+        self.assertIsNone(cto.without_onednn_backends(unused))
+        self.assertEqual(cto.ONEDNN_PART.sub("", unused), self.EIGEN + self.TAIL)
+        absent = self.EIGEN + self.BLIS_GENERIC + self.TAIL
+        self.assertIsNone(cto.without_onednn_backends(absent))
+        self.assertEqual(cto.ONEDNN_PART.sub("", absent), absent)
+
+
 if __name__ == "__main__":
     unittest.main()
