@@ -3,6 +3,8 @@
 // measured against the single model, and the translate/average command lines' bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -132,6 +134,54 @@ TEST(NmtDecode, BatchedEqualsOneSentenceAtATimeAndBeamOneEqualsGreedy) {
   const auto beam1 = beam_search(scorer, b1);
   for (size_t i = 0; i < scorer_lines.size(); ++i)
     EXPECT_EQ(model->vocab.tgt->decode(beam1[i][0].tokens), greedy[i].text) << "line " << i;
+}
+
+// DecodeStats counts the decoder's work: greedy decoding advances one row per emitted piece, EOS included, and
+// none after a sentence's last piece (a hypothesis stopped by the max-length rule has no EOS: one row fewer);
+// beam search advances every live hypothesis, at most beam rows per sentence a step.
+TEST(NmtDecode, StatsCountTheRowsTheDecoderAdvanced) {
+  const SmokeRun& s = smoke_run();
+  auto model = load_model(s.run);
+  const auto lines = test_sources(s);
+  SearchConfig g = model->decode.search;
+  g.beam = 1;
+  DecodeStats gs;
+  const auto greedy = translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, g, 7, &gs);
+  long tokens = 0, unfinished = 0, longest = 0;
+  for (const Translation& t : greedy) {
+    tokens += static_cast<long>(t.nbest[0].tokens.size()) + 1;
+    unfinished += t.nbest[0].finished ? 0 : 1;
+    longest = std::max(longest, static_cast<long>(t.nbest[0].tokens.size()) + (t.nbest[0].finished ? 1 : 0));
+  }
+  EXPECT_EQ(gs.target_tokens, tokens);
+  EXPECT_EQ(gs.sentences, static_cast<long>(lines.size()));
+  EXPECT_EQ(gs.decoder_rows, tokens - unfinished);
+  EXPECT_GE(gs.decoder_steps, longest);   // each batch of 7 runs until its longest hypothesis ends
+  EXPECT_LE(gs.decoder_steps, longest * static_cast<long>((lines.size() + 6) / 7));
+  SearchConfig b = g;
+  b.beam = 4;
+  DecodeStats bs;
+  translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, b, 7, &bs);
+  EXPECT_GE(bs.decoder_rows, bs.decoder_steps);
+  EXPECT_LE(bs.decoder_rows, 4 * 7 * bs.decoder_steps);
+  EXPECT_GT(bs.decoder_rows, gs.decoder_rows);   // the smoke model is not so sure that 4 beams collapse to 1
+  // fixed_length: EOS forbidden, every sentence decoded to max_len = floor(a * source length + b): greedy advances
+  // exactly the sum of the max lengths (counted here from the sources), beam 4 four rows a step after the first.
+  long max_rows = 0, beam_rows = 0;
+  for (const std::string& l : lines) {
+    const long m = static_cast<long>(std::floor(g.max_len_a * static_cast<double>(model->vocab.src->encode(l).size()) + g.max_len_b));
+    max_rows += m;
+    beam_rows += 1 + 4 * (m - 1);
+  }
+  g.fixed_length = true;
+  DecodeStats fs;
+  const auto fixed = translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, g, 7, &fs);
+  EXPECT_EQ(fs.decoder_rows, max_rows);
+  for (const Translation& t : fixed) EXPECT_FALSE(t.nbest[0].finished);
+  b.fixed_length = true;
+  DecodeStats fb;
+  translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, b, 7, &fb);
+  EXPECT_EQ(fb.decoder_rows, beam_rows);
 }
 
 TEST(NmtDecode, EnsembleOfTheSameModelTwiceEqualsTheModel) {

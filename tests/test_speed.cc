@@ -417,8 +417,20 @@ TEST(Speed, NmtBenchRunsOnAShapedCorpusAndWritesItsReport) {
   ASSERT_EQ(j.at("rows").size(), 2u);
   EXPECT_EQ(j.at("rows")[1].at("cell"), "gru");
   EXPECT_EQ(j.at("rows")[0].at("src_vocab"), 300);
-  for (const char* k : {"train_tokens_s", "decode_tokens_s_beam1", "decode_tokens_s_beam10"})
+  for (const char* k : {"train_tokens_s", "decode_tokens_s_beam1", "decode_tokens_s_beam10", "decode_rows_s_beam1",
+                        "decode_rows_s_beam10", "decode_rows_s_fixed_beam1", "decode_rows_s_fixed_beam10"})
     EXPECT_GT(j.at("rows")[0].at(k).get<double>(), 0) << k;
+  // At max length both cells advance the same rows (the same sources, EOS forbidden).
+  for (const char* k : {"decode_rows_fixed_beam1", "decode_rows_fixed_beam10", "decode_steps_fixed_beam10"})
+    EXPECT_EQ(j.at("rows")[0].at(k), j.at("rows")[1].at(k)) << k;
+  for (const auto& r : j.at("rows")) {
+    // Greedy: one row per emitted piece but the EOS of a sentence stopped by the max-length rule, so at most the
+    // tokens, and at least the tokens less one per sentence. Beam 10 advances at most 10 rows per sentence a step.
+    const long tokens = r.at("decode_target_tokens_beam1").get<long>(), rows = r.at("decode_rows_beam1").get<long>();
+    EXPECT_LE(rows, tokens) << r.at("cell");
+    EXPECT_GE(rows, tokens - 5) << r.at("cell");
+    EXPECT_LE(r.at("decode_rows_beam10").get<long>(), 10 * 5 * r.at("decode_steps_beam10").get<long>()) << r.at("cell");
+  }
   EXPECT_TRUE(j.at("command").get<std::string>().starts_with("build/bin/speed nmt ")) << j.at("command");
   EXPECT_PRED2(contains, read_file(out + ".md"), "| atr |");
   EXPECT_PRED2(contains, read_file(out + ".csv"), "\natr,");

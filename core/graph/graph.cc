@@ -103,6 +103,14 @@ Var Graph::constant(Mat value) {
   return {this, static_cast<NodeId>(nodes_.size() - 1)};
 }
 
+Var Graph::borrow(const Mat& value) {
+  Node n;
+  n.op = "constant";
+  n.borrowed = &value;
+  nodes_.push_back(std::move(n));
+  return {this, static_cast<NodeId>(nodes_.size() - 1)};
+}
+
 Var Graph::param(Param& p) {
   auto it = param_nodes_.find(&p);
   if (it != param_nodes_.end()) return {this, it->second};

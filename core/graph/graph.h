@@ -51,6 +51,9 @@ class Graph {
   Graph& operator=(const Graph&) = delete;
 
   Var constant(Mat value);   // data, masks, carried state: no gradient flows into it
+  // A constant that borrows `value` instead of copying it: the caller keeps it alive and unchanged until the
+  // next clear() (a decoder's attention memory, rebuilt only when its rows change, not at every step).
+  Var borrow(const Mat& value);
   Var param(Param& p);       // memoised per graph; borrows p.value, accumulates into p.grad
 
   const Mat& value(NodeId id) const {

@@ -6,7 +6,9 @@
 // corpus we do not have (the WMT14 size of the ATR paper), measured rather than extrapolated.
 // The ATR paper's Table 4 on this machine: for each cell at the experiment's (equal) dimensions, training
 // target tokens/s (forward + backward + clip + Adam over the first real training batches) and decoding
-// target tokens/s at beam 1 and beam 10 (the first test sentences), plus parameters. Measure with the cores
+// target tokens/s at beam 1 and beam 10 (the first test sentences, the models' own output lengths), the same
+// decoders' rows/s with every hypothesis run to its max length (SearchConfig::fixed_length: the same work for
+// every cell), plus parameters. Measure with the cores
 // otherwise idle; the run folders' own words/s are taken while other jobs share the machine.
 #include <algorithm>
 #include <cstdio>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "base/profile.h"
 #include "base/threads.h"
 #include "nmt_bench.h"
 #include "nmt_shaped_corpus.h"
@@ -85,8 +88,9 @@ int nmt_bench_main(int argc, char** argv) {
     overrides.push_back("data.dir=\"" + shaped_dir + "\"");
   }
   nlohmann::json rows = nlohmann::json::array();
-  std::string md = "| cell | params | train tokens/s | decode tokens/s beam 1 | decode tokens/s beam 10 |\n"
-                   "|---|---:|---:|---:|---:|\n";
+  std::string md = "| cell | params | train tokens/s | decode tokens/s beam 1 | tokens/sentence | "
+                   "rows/s at max length | decode tokens/s beam 10 | tokens/sentence | rows/s at max length |\n"
+                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& cell : cells) {
     std::vector<std::string> ov = overrides;
     ov.push_back("model.cell.type=\"" + cell + "\"");
@@ -121,18 +125,41 @@ int nmt_bench_main(int argc, char** argv) {
                           {"allreduce_bytes_per_step", task.params().total_size() * static_cast<long>(sizeof(Real))}};
     const auto lines = task.test_sources(static_cast<size_t>(sentences));
     for (int beam : {1, 10}) {
-      nmt::SearchConfig sc = task.decode_config().search;
-      sc.beam = beam;
-      sc.nbest = 1;
-      nmt::DecodeStats st;
-      nmt::translate_corpus({&task.model()}, *task.subwords().src, *task.subwords().tgt,
-                            lines, sc, task.resolved_data().eval_sentences, &st);
-      row["decode_tokens_s_beam" + std::to_string(beam)] = st.target_tokens / st.seconds;
+      const std::string b = std::to_string(beam);
+      for (bool fixed : {false, true}) {
+        nmt::SearchConfig sc = task.decode_config().search;
+        sc.beam = beam;
+        sc.nbest = 1;
+        // fixed: EOS forbidden, every hypothesis runs to its max length (floor(a * source length + b)): the same
+        // rows for every cell, so rows/s compares the decoders; the natural decode's tokens/s also counts how
+        // long each model's outputs are (barely trained models stop at once or run on).
+        sc.fixed_length = fixed;
+        nmt::DecodeStats st;
+        profile::reset();
+        nmt::translate_corpus({&task.model()}, *task.subwords().src, *task.subwords().tgt,
+                              lines, sc, task.resolved_data().eval_sentences, &st);
+        // TWIN_PROFILE=1: where the decoding time goes, per decoder step (the ops' time; the rest of the
+        // wall time is the search itself: top-k, back-pointers, gathering the states).
+        if (profile::enabled())
+          std::fprintf(stderr, "\nprofile: %s, beam %d%s, %.3f s for %ld steps, %ld rows\n\n%s\n", cell.c_str(), beam,
+                       fixed ? " at max length" : "", st.seconds, st.decoder_steps, st.decoder_rows,
+                       profile::report(static_cast<double>(std::max(st.decoder_steps, 1L))).c_str());
+        const std::string k = fixed ? "_fixed_beam" + b : "_beam" + b;
+        if (!fixed) row["decode_tokens_s" + k] = st.target_tokens / st.seconds;
+        row["decode_target_tokens" + k] = st.target_tokens;
+        row["decode_rows_s" + k] = st.decoder_rows / st.seconds;
+        row["decode_rows" + k] = st.decoder_rows;
+        row["decode_steps" + k] = st.decoder_steps;
+      }
     }
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "| %s | %lld | %.0f | %.0f | %.0f |\n", cell.c_str(),
+    const double n_sent = static_cast<double>(std::max<std::size_t>(lines.size(), 1));
+    char buf[384];
+    std::snprintf(buf, sizeof buf, "| %s | %lld | %.0f | %.0f | %.1f | %.0f | %.0f | %.1f | %.0f |\n", cell.c_str(),
                   static_cast<long long>(task.params().total_size()), row["train_tokens_s"].get<double>(),
-                  row["decode_tokens_s_beam1"].get<double>(), row["decode_tokens_s_beam10"].get<double>());
+                  row["decode_tokens_s_beam1"].get<double>(), row["decode_target_tokens_beam1"].get<double>() / n_sent,
+                  row["decode_rows_s_fixed_beam1"].get<double>(), row["decode_tokens_s_beam10"].get<double>(),
+                  row["decode_target_tokens_beam10"].get<double>() / n_sent,
+                  row["decode_rows_s_fixed_beam10"].get<double>());
     md += buf;
     std::fprintf(stderr, "%s", buf);
     rows.push_back(row);
@@ -160,7 +187,11 @@ int nmt_bench_main(int argc, char** argv) {
         ", " + std::to_string(threads) + " thread(s). Training: target subword tokens/s over " + std::to_string(steps) +
         " steps (forward, backward, clip, Adam) after 3 warm-up steps. Decoding: target tokens/s on the first " +
         std::to_string(sentences) + " test sentences with the models as they are after those steps (barely "
-        "trained, so their output lengths differ: decoding speeds of trained models are in results/nmt.md).\n\n";
+        "trained, so their output lengths differ: decoding speeds of trained models are in results/nmt.md), with "
+        "the outputs' mean length (tokens/sentence, EOS included). rows/s at max length: the same sentences decoded "
+        "again with EOS forbidden, so that every hypothesis runs to floor(a * source length + b) tokens and every "
+        "cell advances the same rows; a row is one hypothesis advanced one token (cell steps, attention, output "
+        "softmax), so rows/s is the decoders' speed whatever their outputs' lengths.\n\n";
     write_text_atomic(out + ".json", doc.dump(2) + "\n");
     write_text_atomic(out + ".md", head + md);
     write_text_atomic(out + ".csv", records_csv(rows, {"cell"}));

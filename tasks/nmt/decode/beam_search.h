@@ -60,6 +60,9 @@ struct SearchConfig {
   double max_len_a = 2.0, max_len_b = 10.0;   // at most floor(a * source_length + b) target tokens, EOS excluded
   int bos = 1, eos = 2;
   bool keep_attention = false;         // store per-token attention rows in the hypotheses
+  // EOS never chosen: every hypothesis runs to its max length, so every model advances the same rows (speed
+  // nmt's decoder speed; not a config key). Applied by translate_corpus to the scores it passes on.
+  bool fixed_length = false;
 };
 
 struct Hypothesis {

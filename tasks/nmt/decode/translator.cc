@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <numeric>
 
+#include "base/profile.h"
 #include "data/batch.h"
 #include "decode/ensemble.h"
 #include "ops/ops.h"
@@ -32,6 +34,10 @@ NmtScorer::NmtScorer(const NmtModel& model, const std::vector<Ids>& sources) : m
 }
 
 namespace {
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 Mat gather_rows(const Mat& m, const std::vector<int>& rows) {
   Mat out(static_cast<Index>(rows.size()), m.cols());
   for (size_t r = 0; r < rows.size(); ++r) out.row(static_cast<Index>(r)) = m.row(rows[r]);
@@ -50,19 +56,32 @@ Mat NmtScorer::step(const std::vector<int>& parent, const Ids& prev) {
              "NmtScorer::step: parent ", p, " out of range");
     sent[r] = first_ ? p : row_sent_[static_cast<size_t>(p)];
   }
-  // Attention memory of each row's sentence, time-major [S*R, .] like a batch of R sentences.
-  Mat K(S_ * R, K_.cols()), V(S_ * R, V_.cols()), mask(R, S_);
-  for (Index t = 0; t < S_; ++t)
-    for (Index r = 0; r < R; ++r) {
-      K.row(t * R + r) = K_.row(t * B_ + sent[static_cast<size_t>(r)]);
-      V.row(t * R + r) = V_.row(t * B_ + sent[static_cast<size_t>(r)]);
-    }
+  // Attention memory of each row's sentence, time-major [S*R, .] like a batch of R sentences. Rebuilt only when
+  // the rows' sentences change (a hypothesis ends, or the first step): beam search keeps the same sentence per
+  // row from step to step, and copying the memory at every step was most of beam 10's decoding time (issue 56).
+  // (Before g_.clear(), so that the profile does not count it into the first op's time; the last step's graph
+  // still borrows mem_K_ and mem_V_, but nothing reads it any more.)
+  const auto t_gather = std::chrono::steady_clock::now();
+  if (sent != mem_sent_) {
+    mem_K_.resize(S_ * R, K_.cols());
+    mem_V_.resize(S_ * R, V_.cols());
+    for (Index t = 0; t < S_; ++t)
+      for (Index r = 0; r < R; ++r) {
+        mem_K_.row(t * R + r) = K_.row(t * B_ + sent[static_cast<size_t>(r)]);
+        mem_V_.row(t * R + r) = V_.row(t * B_ + sent[static_cast<size_t>(r)]);
+      }
+    mem_sent_ = sent;
+  }
+  Mat mask(R, S_);
   for (Index r = 0; r < R; ++r) mask.row(r) = mask_.row(sent[static_cast<size_t>(r)]);
+  // TWIN_PROFILE=1 (speed nmt): the decoder's work outside the graph's ops, under names of their own.
+  if (profile::enabled())
+    profile::add_forward("decode: gather memory", seconds_since(t_gather));
 
   g_.clear();
   Encoded enc;
-  enc.keys.K = g_.constant(std::move(K));
-  enc.keys.V = g_.constant(std::move(V));
+  enc.keys.K = g_.borrow(mem_K_);
+  enc.keys.V = g_.borrow(mem_V_);
   enc.keys.mask = std::move(mask);
   enc.keys.S = S_;
   enc.keys.B = R;
@@ -79,7 +98,10 @@ Mat NmtScorer::step(const std::vector<int>& parent, const Ids& prev) {
     rec2_.values.clear();
   }
   DecOut o = model_.step(enc, model_.project_target(y), st, record_ ? &rec1_ : nullptr, record_ ? &rec2_ : nullptr);
-  Mat logp = log_softmax_rows(model_.logits(y, o.s, o.ctx, rng_).val());       // [R, V]
+  const Var logits = model_.logits(y, o.s, o.ctx, rng_);
+  const auto t_softmax = std::chrono::steady_clock::now();
+  Mat logp = log_softmax_rows(logits.val());                                     // [R, V]
+  if (profile::enabled()) profile::add_forward("decode: log_softmax", seconds_since(t_softmax));
   for (size_t l = 0; l < h_.size(); ++l) {
     h_[l] = o.state[l].h.val();
     if (c_[l].size()) c_[l] = o.state[l].c.val();
@@ -89,6 +111,32 @@ Mat NmtScorer::step(const std::vector<int>& parent, const Ids& prev) {
   first_ = false;
   return logp;
 }
+
+namespace {
+// Counts the rows and calls of the scorer it wraps (DecodeStats::decoder_rows, decoder_steps); with
+// SearchConfig::fixed_length, forbids EOS (its log-probability -inf) so that no hypothesis ends before its max length.
+class CountingScorer final : public StepScorer {
+ public:
+  CountingScorer(StepScorer& inner, DecodeStats* stats, int forbidden_eos)
+      : inner_(inner), stats_(stats), forbidden_eos_(forbidden_eos) {}
+  int vocab_size() const override { return inner_.vocab_size(); }
+  int num_sentences() const override { return inner_.num_sentences(); }
+  int source_length(int s) const override { return inner_.source_length(s); }
+  Mat step(const std::vector<int>& parent, const Ids& prev) override {
+    if (stats_) stats_->decoder_rows += static_cast<long>(parent.size()), ++stats_->decoder_steps;
+    Mat lp = inner_.step(parent, prev);
+    if (forbidden_eos_ >= 0 && forbidden_eos_ < lp.cols())
+      lp.col(forbidden_eos_).setConstant(-std::numeric_limits<Real>::infinity());
+    return lp;
+  }
+  const Mat* last_attention() const override { return inner_.last_attention(); }
+
+ private:
+  StepScorer& inner_;
+  DecodeStats* stats_;
+  int forbidden_eos_;   // -1: none
+};
+}  // namespace
 
 std::vector<Translation> translate_corpus(const std::vector<const NmtModel*>& models, const Subword& src,
                                           const Subword& tgt, const std::vector<std::string>& lines,
@@ -127,11 +175,12 @@ std::vector<Translation> translate_corpus(const std::vector<const NmtModel*>& mo
       ens = std::make_unique<EnsembleScorer>(ptrs);
       scorer = ens.get();
     }
+    CountingScorer counted(*scorer, stats, cfg.fixed_length ? cfg.eos : -1);
     std::vector<std::vector<Hypothesis>> res;
     if (cfg.beam == 1 && cfg.nbest == 1) {
-      for (Hypothesis& h : greedy_search(*scorer, cfg)) res.push_back({std::move(h)});
+      for (Hypothesis& h : greedy_search(counted, cfg)) res.push_back({std::move(h)});
     } else {
-      res = beam_search(*scorer, cfg);
+      res = beam_search(counted, cfg);
     }
     for (size_t k = start; k < end; ++k) {
       Translation& t = out[order[k]];
@@ -140,7 +189,7 @@ std::vector<Translation> translate_corpus(const std::vector<const NmtModel*>& mo
       tokens += static_cast<long>(t.nbest.front().tokens.size()) + 1;
     }
   }
-  if (stats) {
+  if (stats) {   // decoder_rows and decoder_steps were counted as the batches ran
     stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     stats->target_tokens = tokens;
     stats->sentences = static_cast<long>(lines.size());

@@ -36,6 +36,8 @@ class NmtScorer : public StepScorer {
   Graph g_{Mode::kInfer};
   Rng rng_{0};                         // dropout is off in kInfer graphs; the model API wants one
   Mat K_, V_, mask_;                   // encoder keys [S*B, A], values [S*B, D], mask [B, S]
+  Mat mem_K_, mem_V_;                  // K_ and V_ per row of the last step, [S*R, A] and [S*R, D]
+  std::vector<int> mem_sent_;          // the sentence of each row of mem_K_ / mem_V_
   Index S_ = 0, B_ = 0;
   std::vector<int> lengths_;           // source tokens without EOS
   std::vector<Mat> h_, c_;             // per decoder layer, [rows, H]
@@ -55,6 +57,12 @@ struct DecodeStats {
   double seconds = 0;
   long target_tokens = 0;              // pieces emitted (incl. EOS), for decoding words/s
   long sentences = 0;
+  // Hypothesis rows the decoder advanced (the rows of every step() call, summed): the decoder's work, which
+  // target tokens/s measures only when every model stops its hypotheses at the same lengths. Two models'
+  // tokens/s differ with their outputs' lengths (a batch runs until its longest hypothesis ends; beam search
+  // advances hypotheses that are never output); rows/s does not.
+  long decoder_rows = 0;
+  long decoder_steps = 0;              // step() calls
 };
 
 // models: one or more (an ensemble) with the same vocabularies. Each line is encoded with `src`, decoded with
