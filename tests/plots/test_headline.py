@@ -9,7 +9,8 @@ tests/plots/fixtures/tables/:
 - cws.md lists once an earlier unseeded run that its seeded rerun reproduced exactly, says nothing of a "band of
   issue 6", prints the ATR test itself (the one test of that pair) and says why a corpus of unseeded runs has none;
 - nmt.md quotes the speed task's order (GRU decodes faster than ATR at beam 1 in results/speed/nmt.csv) and names
-  the systems left out of the headline tables;
+  the systems left out of the headline tables; with a report that decodes again at max length it quotes those
+  rows/s too, and claims.md's decoding claim is judged on them (on tokens/s for an older report);
 - ner.md never averages an unseeded run into a cell's mean.
 
 Standard library and numpy: run from the repository root, e.g. by ctest, or
@@ -225,6 +226,46 @@ class NmtTable(unittest.TestCase):
                              "--out", out)
             self.assertEqual(rc, 0, err)
             self.assertIn("has the controlled speed comparison at equal dimensions.", read(out))
+
+    def test_rows_at_max_length_quoted_when_the_report_has_them(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs, speed = os.path.join(tmp, "runs"), os.path.join(tmp, "speed")
+            copy_run(runs, "nmt_atr", "nmt_atr")
+            os.makedirs(speed)
+            with open(os.path.join(speed, "nmt.csv"), "w", encoding="utf-8") as f:
+                f.write("cell,decode_rows_s_fixed_beam1,decode_rows_s_fixed_beam10,decode_tokens_s_beam1,"
+                        "decode_tokens_s_beam10,train_tokens_s\n"
+                        "atr,12555.1,4375.2,1431.0,104.0,4306.0\ngru,9200.4,3729.0,1323.0,132.0,3101.0\n")
+            out = os.path.join(tmp, "nmt.md")
+            rc, _, err = run("nmt_table.py", "--runs", runs, "--speed", speed, "--extra", tmp, "--out", out)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("with every hypothesis run to its max length (the same work for every cell), hypothesis "
+                          "rows/s: beam 1 ATR 12,555 > GRU 9,200; beam 10 ATR 4,375 > GRU 3,729.", read(out))
+
+
+class ClaimsSpeed(unittest.TestCase):
+    """claims_table.speed_rows: the decoding claim on rows/s at max length where the report has them."""
+
+    def test_decoding_on_rows_at_max_length(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                        "plots"))
+        import claims_table
+        claim = next(c for c in claims_table.CLAIMS if c[0] == "atr_decode_speed")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "nmt.csv"), "w", encoding="utf-8") as f:
+                f.write("cell,decode_rows_s_fixed_beam1,decode_rows_s_fixed_beam10,decode_tokens_s_beam1,"
+                        "decode_tokens_s_beam10,train_tokens_s\n"
+                        "atr,12000,4400,1400,104,4300\ngru,9000,4000,1500,132,3100\nlstm,5000,4600,700,130,2000\n")
+            rows = {r[2]: r for r in claims_table.speed_rows(claim, tmp)}
+            self.assertEqual(rows["gru"][4], "supported")           # 1.33x and 1.10x
+            self.assertEqual(rows["gru"][5], "decode_beam1 at max length 1.33x, decode_beam10 at max length 1.10x")
+            self.assertEqual(rows["lstm"][4], "no significant difference")   # 2.40x and 0.96x
+            with open(os.path.join(tmp, "nmt.csv"), "w", encoding="utf-8") as f:   # an older report: tokens/s
+                f.write("cell,decode_tokens_s_beam1,decode_tokens_s_beam10,train_tokens_s\n"
+                        "atr,1909.2,559.3,3413.6\ngru,2292.9,586.8,2380.1\n")
+            rows = claims_table.speed_rows(claim, tmp)
+            self.assertEqual(rows[0][4], "contradicted")
+            self.assertEqual(rows[0][5], "decode_beam1 0.83x, decode_beam10 0.95x")
 
 
 class NerTable(unittest.TestCase):
