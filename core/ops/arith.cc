@@ -91,7 +91,9 @@ Var sum_all(Var x) {
 Var add_tile_rows(Var x, Var q) {
   const Index B = q.rows();
   TW_CHECK(B > 0 && x.rows() % B == 0 && x.cols() == q.cols(), "add_tile_rows: x ", shape_str(x), " q ", shape_str(q));
-  Mat y = x.val();
+  // A pooled buffer, not a fresh copy: a beam-10 decoding step adds the query to [S*R, A] keys (16 MB at the NMT
+  // experiment's shape), and a fresh allocation that size is mapped and faulted in at every step.
+  Mat y = x.g->take_eval(x.val());
   const Index S = x.rows() / B;
   for (Index s = 0; s < S; ++s) y.middleRows(s * B, B) += q.val();
   return x.g->record("add_tile_rows", std::move(y), {x, q}, [x, q, S, B](Graph& g, NodeId self) {
@@ -109,7 +111,7 @@ Var mul_tile_rows(Var x, Var m) {
   const Index B = m.rows();
   TW_CHECK(B > 0 && x.rows() % B == 0 && x.cols() == m.cols(), "mul_tile_rows: x ", shape_str(x), " m ", shape_str(m));
   const Index S = x.rows() / B;
-  Mat y(x.rows(), x.cols());
+  Mat y = x.g->take(x.rows(), x.cols());
   for (Index s = 0; s < S; ++s) y.middleRows(s * B, B) = x.val().middleRows(s * B, B).cwiseProduct(m.val());
   return x.g->record("mul_tile_rows", std::move(y), {x, m}, [x, m, S, B](Graph& g, NodeId self) {
     const Mat& dy = g.grad(self);
