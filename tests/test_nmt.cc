@@ -140,13 +140,16 @@ TEST(NmtDecode, BatchedEqualsOneSentenceAtATimeAndBeamOneEqualsGreedy) {
 // none after a sentence's last piece (a hypothesis stopped by the max-length rule has no EOS: one row fewer);
 // beam search advances every live hypothesis, at most beam rows per sentence a step.
 TEST(NmtDecode, StatsCountTheRowsTheDecoderAdvanced) {
-  const SmokeRun& s = smoke_run();
-  auto model = load_model(s.run);
-  const auto lines = test_sources(s);
+  auto model = load_model(smoke_run().run);
+  const auto lines = test_sources(smoke_run());
+  // The smoke model's translations of `lines` in batches of 7, counted into `st`.
+  const auto translate = [&](const SearchConfig& c, DecodeStats& st) {
+    return translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, c, 7, &st);
+  };
   SearchConfig g = model->decode.search;
   g.beam = 1;
   DecodeStats gs;
-  const auto greedy = translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, g, 7, &gs);
+  const auto greedy = translate(g, gs);
   long tokens = 0, unfinished = 0, longest = 0;
   for (const Translation& t : greedy) {
     tokens += static_cast<long>(t.nbest[0].tokens.size()) + 1;
@@ -161,7 +164,7 @@ TEST(NmtDecode, StatsCountTheRowsTheDecoderAdvanced) {
   SearchConfig b = g;
   b.beam = 4;
   DecodeStats bs;
-  translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, b, 7, &bs);
+  translate(b, bs);
   EXPECT_GE(bs.decoder_rows, bs.decoder_steps);
   EXPECT_LE(bs.decoder_rows, 4 * 7 * bs.decoder_steps);
   EXPECT_GT(bs.decoder_rows, gs.decoder_rows);   // the smoke model is not so sure that 4 beams collapse to 1
@@ -169,18 +172,19 @@ TEST(NmtDecode, StatsCountTheRowsTheDecoderAdvanced) {
   // exactly the sum of the max lengths (counted here from the sources), beam 4 four rows a step after the first.
   long max_rows = 0, beam_rows = 0;
   for (const std::string& l : lines) {
-    const long m = static_cast<long>(std::floor(g.max_len_a * static_cast<double>(model->vocab.src->encode(l).size()) + g.max_len_b));
+    const double source_length = static_cast<double>(model->vocab.src->encode(l).size());
+    const long m = static_cast<long>(std::floor(g.max_len_a * source_length + g.max_len_b));
     max_rows += m;
     beam_rows += 1 + 4 * (m - 1);
   }
   g.fixed_length = true;
   DecodeStats fs;
-  const auto fixed = translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, g, 7, &fs);
+  const auto fixed = translate(g, fs);
   EXPECT_EQ(fs.decoder_rows, max_rows);
   for (const Translation& t : fixed) EXPECT_FALSE(t.nbest[0].finished);
   b.fixed_length = true;
   DecodeStats fb;
-  translate_corpus({model->model.get()}, *model->vocab.src, *model->vocab.tgt, lines, b, 7, &fb);
+  translate(b, fb);
   EXPECT_EQ(fb.decoder_rows, beam_rows);
 }
 

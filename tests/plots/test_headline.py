@@ -204,17 +204,22 @@ def md_rows_of(text, first_header):
 
 
 class NmtTable(unittest.TestCase):
+    def nmt_md(self, tmp, speed_csv):
+        """nmt.md from the fixture run nmt_atr and a speed report with the CSV text `speed_csv`; (runs, out)."""
+        runs, speed = os.path.join(tmp, "runs"), os.path.join(tmp, "speed")
+        copy_run(runs, "nmt_atr", "nmt_atr")
+        os.makedirs(speed)
+        with open(os.path.join(speed, "nmt.csv"), "w", encoding="utf-8") as f:
+            f.write(speed_csv)
+        out = os.path.join(tmp, "nmt.md")
+        rc, _, err = run("nmt_table.py", "--runs", runs, "--speed", speed, "--extra", tmp, "--out", out)
+        self.assertEqual(rc, 0, err)
+        return runs, out
+
     def test_speed_order_from_the_speed_task_and_left_out_systems(self):
         with tempfile.TemporaryDirectory() as tmp:
-            runs, speed = os.path.join(tmp, "runs"), os.path.join(tmp, "speed")
-            copy_run(runs, "nmt_atr", "nmt_atr")
-            os.makedirs(speed)
-            with open(os.path.join(speed, "nmt.csv"), "w", encoding="utf-8") as f:
-                f.write("cell,decode_tokens_s_beam1,decode_tokens_s_beam10,train_tokens_s\n"
-                        "atr,1909.2,559.3,3413.6\ngru,2292.9,586.8,2380.1\nlstm,1230.0,498.2,1918.3\n")
-            out = os.path.join(tmp, "nmt.md")
-            rc, _, err = run("nmt_table.py", "--runs", runs, "--speed", speed, "--extra", tmp, "--out", out)
-            self.assertEqual(rc, 0, err)
+            runs, out = self.nmt_md(tmp, "cell,decode_tokens_s_beam1,decode_tokens_s_beam10,train_tokens_s\n"
+                                         "atr,1909.2,559.3,3413.6\ngru,2292.9,586.8,2380.1\nlstm,1230.0,498.2,1918.3\n")
             text = read(out)
             self.assertNotIn("ATR > GRU > LSTM", text)
             self.assertIn("tokens/s: training ATR 3,414 > GRU 2,380 > LSTM 1,918; decoding at beam 1 GRU 2,293 > "
@@ -229,16 +234,9 @@ class NmtTable(unittest.TestCase):
 
     def test_rows_at_max_length_quoted_when_the_report_has_them(self):
         with tempfile.TemporaryDirectory() as tmp:
-            runs, speed = os.path.join(tmp, "runs"), os.path.join(tmp, "speed")
-            copy_run(runs, "nmt_atr", "nmt_atr")
-            os.makedirs(speed)
-            with open(os.path.join(speed, "nmt.csv"), "w", encoding="utf-8") as f:
-                f.write("cell,decode_rows_s_fixed_beam1,decode_rows_s_fixed_beam10,decode_tokens_s_beam1,"
-                        "decode_tokens_s_beam10,train_tokens_s\n"
-                        "atr,12555.1,4375.2,1431.0,104.0,4306.0\ngru,9200.4,3729.0,1323.0,132.0,3101.0\n")
-            out = os.path.join(tmp, "nmt.md")
-            rc, _, err = run("nmt_table.py", "--runs", runs, "--speed", speed, "--extra", tmp, "--out", out)
-            self.assertEqual(rc, 0, err)
+            _, out = self.nmt_md(tmp, "cell,decode_rows_s_fixed_beam1,decode_rows_s_fixed_beam10,decode_tokens_s_beam1,"
+                                      "decode_tokens_s_beam10,train_tokens_s\n"
+                                      "atr,12555.1,4375.2,1431.0,104.0,4306.0\ngru,9200.4,3729.0,1323.0,132.0,3101.0\n")
             self.assertIn("with every hypothesis run to its max length (the same work for every cell), hypothesis "
                           "rows/s: beam 1 ATR 12,555 > GRU 9,200; beam 10 ATR 4,375 > GRU 3,729.", read(out))
 
