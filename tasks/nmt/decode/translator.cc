@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "base/profile.h"
+#include "base/threads.h"
 #include "data/batch.h"
 #include "decode/ensemble.h"
 #include "ops/ops.h"
@@ -34,10 +35,6 @@ NmtScorer::NmtScorer(const NmtModel& model, const std::vector<Ids>& sources) : m
 }
 
 namespace {
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 Mat gather_rows(const Mat& m, const std::vector<int>& rows) {
   Mat out(static_cast<Index>(rows.size()), m.cols());
   for (size_t r = 0; r < rows.size(); ++r) out.row(static_cast<Index>(r)) = m.row(rows[r]);
@@ -61,7 +58,7 @@ Mat NmtScorer::step(const std::vector<int>& parent, const Ids& prev) {
   // row from step to step, and copying the memory at every step was most of beam 10's decoding time (issue 56).
   // (Before g_.clear(), so that the profile does not count it into the first op's time; the last step's graph
   // still borrows mem_K_ and mem_V_, but nothing reads it any more.)
-  const auto t_gather = std::chrono::steady_clock::now();
+  const Stopwatch gather_time;
   if (sent != mem_sent_) {
     mem_K_.resize(S_ * R, K_.cols());
     mem_V_.resize(S_ * R, V_.cols());
@@ -76,7 +73,7 @@ Mat NmtScorer::step(const std::vector<int>& parent, const Ids& prev) {
   for (Index r = 0; r < R; ++r) mask.row(r) = mask_.row(sent[static_cast<size_t>(r)]);
   // TWIN_PROFILE=1 (speed nmt): the decoder's work outside the graph's ops, under names of their own.
   if (profile::enabled())
-    profile::add_forward("decode: gather memory", seconds_since(t_gather));
+    profile::add_forward("decode: gather memory", gather_time.seconds());
 
   g_.clear();
   Encoded enc;
@@ -99,9 +96,9 @@ Mat NmtScorer::step(const std::vector<int>& parent, const Ids& prev) {
   }
   DecOut o = model_.step(enc, model_.project_target(y), st, record_ ? &rec1_ : nullptr, record_ ? &rec2_ : nullptr);
   const Var logits = model_.logits(y, o.s, o.ctx, rng_);
-  const auto t_softmax = std::chrono::steady_clock::now();
+  const Stopwatch softmax_time;
   Mat logp = log_softmax_rows(logits.val());                                     // [R, V]
-  if (profile::enabled()) profile::add_forward("decode: log_softmax", seconds_since(t_softmax));
+  if (profile::enabled()) profile::add_forward("decode: log_softmax", softmax_time.seconds());
   for (size_t l = 0; l < h_.size(); ++l) {
     h_[l] = o.state[l].h.val();
     if (c_[l].size()) c_[l] = o.state[l].c.val();
