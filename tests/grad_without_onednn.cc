@@ -7,7 +7,6 @@
 // and asking for oneDNN by name is an error that says how to build with it.
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 
 #include "base/check.h"
@@ -16,18 +15,12 @@
 #include "graph/param.h"
 #include "ops/dnnl_rnn.h"
 #include "rnn/cell_factory.h"
+#include "test_util.h"
 
 namespace twin {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::error_of;
 
 TEST(WithoutOneDnn, NothingReportsOneDnn) {
   EXPECT_FALSE(dnnl_available());
