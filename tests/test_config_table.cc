@@ -19,8 +19,8 @@ using test::error_of;
 
 enum class Colour { kRed, kBlue };
 inline constexpr NameTable<Colour, 2> kColours{{{Colour::kRed, "red"}, {Colour::kBlue, "blue"}}};
-enum class Mode { kA, kB };
-inline constexpr NameTable<Mode, 2> kModes{{{Mode::kA, "a"}, {Mode::kB, "b"}}};
+enum class TableMode { kA, kB };
+inline constexpr NameTable<TableMode, 2> kTableModes{{{TableMode::kA, "a"}, {TableMode::kB, "b"}}};
 
 struct Inner {
   double x = 0.5;
@@ -144,20 +144,20 @@ TEST(ConfigTable, RequiredChoiceListAndAccessorRows) {
   };
   struct S {
     std::string dir;
-    Mode mode = Mode::kA;
+    TableMode mode = TableMode::kA;
     std::vector<std::string> names;
     Deep deep;
   };
   ConfigTable<S> t;
   t.required_text("dir", &S::dir, "where")
-      .choice("mode", &S::mode, kModes, "a mode")
+      .choice("mode", &S::mode, kTableModes, "a mode")
       .text_list("names", &S::names, "some names")
       .integer("k", [](S& s) -> int& { return s.deep.k; }, 1, 5, "a nested count");
   JsonReader none(nlohmann::json::object(), "s.json");
   EXPECT_PRED2(contains, error_of([&] { t.parse(none); }), "\"dir\"");
   JsonReader ok(nlohmann::json{{"dir", "d"}, {"mode", "b"}, {"names", {"x", "y"}}, {"k", 4}}, "s.json");
   const S s = t.parse(ok);
-  EXPECT_EQ(s.mode, Mode::kB);
+  EXPECT_EQ(s.mode, TableMode::kB);
   EXPECT_EQ(s.names, (std::vector<std::string>{"x", "y"}));
   EXPECT_EQ(s.deep.k, 4);
   EXPECT_EQ(t.to_json(s), (nlohmann::json{{"dir", "d"}, {"mode", "b"}, {"names", {"x", "y"}}, {"k", 4}}));
