@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "base/allocator.h"
 #include "base/check.h"
 #include "base/names.h"
 #include "train/dist.h"
@@ -46,6 +47,8 @@ constexpr bool evaluates_after(StopReason r) { return exit_code(r) == kExitOk; }
 // Runs body() (returning the exit code) under the convention above: "<label>: error: <what>" and 2 for bad
 // input, "<label>: internal error: <what>" and 70 otherwise. Under mpirun the message names the rank and the
 // whole job is aborted with that code, since the other ranks would wait for this one forever.
+// Every binary's main runs through here, so this is where the process's allocator is set first
+// (base/allocator.h: fixed malloc thresholds; a bad TWIN_MALLOC is exit 2 before the body runs).
 template <class Body>
 int run_with_exit_codes(const char* label, Body&& body) {
   auto fail = [label](const char* kind, const char* what, int code) {
@@ -54,6 +57,7 @@ int run_with_exit_codes(const char* label, Body&& body) {
     return code;
   };
   try {
+    set_allocator();
     return body();
   } catch (const Error& e) {
     return fail("error", e.what(), kExitBadInput);

@@ -25,6 +25,7 @@
 #include "base/threads.h"
 #include "nmt_bench.h"
 #include "nmt_shaped_corpus.h"
+#include "speed_bench.h"   // machine_info()
 #include "nmt_task.h"
 #include "optim/clip.h"
 #include "optim/optimizer.h"
@@ -178,13 +179,15 @@ int nmt_bench_main(int argc, char** argv) {
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     doc["command"] = cmd;
     doc["date"] = date;
+    doc["machine"] = machine_info();   // the CPU, the product kernels and the allocator setting
     const std::string corpus =
         shaped_dir.empty() ? std::string("RNNSearch on the experiment's batches")
                            : "RNNSearch on a generated corpus of a large task's shape (" + std::to_string(shaped_vocab) +
                                  " pieces per side, " + std::to_string(shaped_len) + " +- 40 % words per sentence)";
     const std::string head =
         "# NMT speed (the ATR paper's Table 4 shape): " + corpus + "\n\n`" + cmd + "`, " + date +
-        ", " + std::to_string(threads) + " thread(s). Training: target subword tokens/s over " + std::to_string(steps) +
+        ", " + std::to_string(threads) + " thread(s), " + doc["machine"].value("cpu", std::string("?")) +
+        "; allocator: " + doc["machine"].value("allocator", std::string("?")) + ". Training: target subword tokens/s over " + std::to_string(steps) +
         " steps (forward, backward, clip, Adam) after 3 warm-up steps. Decoding: target tokens/s on the first " +
         std::to_string(sentences) + " test sentences with the models as they are after those steps (barely "
         "trained, so their output lengths differ: decoding speeds of trained models are in results/nmt.md), with "

@@ -1,0 +1,64 @@
+#include "base/allocator.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "base/check.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace twin {
+
+AllocatorSetting parse_allocator_setting(const char* twin_malloc, const char* glibc_tunables) {
+  AllocatorSetting s;
+  const std::string choice = twin_malloc ? twin_malloc : "";
+  if (choice == "glibc") {
+    s.source = AllocatorSetting::Source::kGlibc;
+    return s;
+  }
+  TW_CHECK(choice.empty() || choice == "twin", "TWIN_MALLOC=", choice,
+           ": expected 'twin' (fixed mmap and trim thresholds, the default) or 'glibc' (glibc's own)");
+  const std::string tunables = glibc_tunables ? glibc_tunables : "";
+  if (choice.empty() && (tunables.find("glibc.malloc.mmap_threshold") != std::string::npos ||
+                         tunables.find("glibc.malloc.trim_threshold") != std::string::npos)) {
+    s.source = AllocatorSetting::Source::kTunables;
+    return s;
+  }
+  s.mmap_threshold = kMmapThreshold;
+  s.trim_threshold = kTrimThreshold;
+  return s;
+}
+
+const AllocatorSetting& set_allocator() {
+  static const AllocatorSetting applied = [] {
+    const AllocatorSetting s = parse_allocator_setting(std::getenv("TWIN_MALLOC"), std::getenv("GLIBC_TUNABLES"));
+    AllocatorSetting out = s;
+#if defined(__GLIBC__)
+    // mallopt returns 0 where another allocator stands in for glibc's (AddressSanitizer's answers every
+    // mallopt with 0): the run goes on with that allocator's own behaviour, and allocator_text says so.
+    if (s.source == AllocatorSetting::Source::kTwin)
+      out.applied = mallopt(M_MMAP_THRESHOLD, static_cast<int>(s.mmap_threshold)) == 1 &&
+                    mallopt(M_TRIM_THRESHOLD, static_cast<int>(s.trim_threshold)) == 1;
+#endif
+    return out;
+  }();
+  return applied;
+}
+
+std::string allocator_text(const AllocatorSetting& s) {
+  switch (s.source) {
+    case AllocatorSetting::Source::kTwin:
+      if (!s.applied) return "malloc with its own defaults (it refused twinrnn's thresholds: not glibc's malloc)";
+      return "glibc malloc, mmap threshold " + std::to_string(s.mmap_threshold >> 20) + " MiB, trim threshold " +
+             std::to_string(s.trim_threshold >> 20) + " MiB (twinrnn's setting; TWIN_MALLOC=glibc for glibc's)";
+    case AllocatorSetting::Source::kGlibc:
+      return "malloc with its own defaults (TWIN_MALLOC=glibc)";
+    case AllocatorSetting::Source::kTunables:
+      return "glibc malloc as GLIBC_TUNABLES sets it";
+  }
+  return "";
+}
+
+}  // namespace twin
