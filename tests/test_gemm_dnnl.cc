@@ -151,6 +151,35 @@ TEST_P(DnnlGemm, FollowsOpenMPsThreadCount) {
   }
 }
 
+// gemm()'s oneDNN route: the input-gradient form A B^T with a long inner dimension goes to the matmul
+// primitive (a new cached primitive appears and the result is the reference's), every other form and a short
+// or shallow one to dnnl_sgemm (no primitive made).
+TEST(DnnlRoute, LongInputGradientFormRunsTheMatmulPrimitive) {
+  static_assert(dnnl_matmul_takes(20, 2600, false, true));     // the medium LSTM's recurrent dx
+  static_assert(dnnl_matmul_takes(16, 1024, false, true));     // both limits inclusive
+  static_assert(!dnnl_matmul_takes(20, 1023, false, true));    // shallower
+  static_assert(!dnnl_matmul_takes(10, 1024, false, true));    // the beam-10 step: dnnl_sgemm is faster there
+  static_assert(!dnnl_matmul_takes(20, 2600, false, false));   // forward form
+  static_assert(!dnnl_matmul_takes(2600, 20, true, false));    // weight-gradient form
+  static_assert(!dnnl_matmul_takes(20, 2600, true, true));
+  if (!dnnl_available() || !gemm_backends().dnnl) GTEST_SKIP() << "gemm() does not route to oneDNN here";
+  const int saved = num_threads();
+  set_num_threads(1);
+  const Mat a = dnnl_random(20, 1100, 7), b = dnnl_random(90, 1100, 8);   // C = A B^T, 20 x 90, k = 1100
+  ASSERT_EQ(gemm_route(20, 90, 1100), GemmRoute::kDnnl);
+  Mat c(20, 90);
+  const std::size_t before = dnnl_cached_primitives();
+  gemm(a, false, b, true, c);
+  EXPECT_EQ(dnnl_cached_primitives(), before + 1) << "the long A B^T did not run the matmul primitive";
+  EXPECT_LE((c - dnnl_reference(a, false, b, true, c, 1, 0)).cwiseAbs().maxCoeff(), 4e-6 * 1100 + 1e-6);
+  const Mat at = a.transpose();   // the same product as op(A) = A^T^T: weight-gradient-like form, dnnl_sgemm
+  const Mat bt = b.transpose();
+  gemm(a, false, bt, false, c);   // forward form, k = 1100
+  gemm(at, true, b, true, c);     // both transposed
+  EXPECT_EQ(dnnl_cached_primitives(), before + 1) << "a form other than A B^T made a primitive";
+  set_num_threads(saved);
+}
+
 TEST(DnnlGemmAbsent, NamesWhatIsMissing) {
   if (dnnl_available()) {
     EXPECT_FALSE(dnnl_version().empty());

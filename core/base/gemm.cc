@@ -164,7 +164,8 @@ void gemm_routed(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alph
     return;
   }
   if (route == GemmRoute::kDnnl) {
-    gemm_dnnl(a, ta, b, tb, c, alpha, beta);
+    if (dnnl_matmul_takes(m, k, ta, tb)) gemm_dnnl_matmul(a, ta, b, tb, c, alpha, beta);
+    else gemm_dnnl(a, ta, b, tb, c, alpha, beta);
     return;
   }
   gemm_eigen(a, ta, b, tb, c, alpha, beta);
@@ -185,7 +186,10 @@ void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real
   if (profile::enabled()) {
     const Stopwatch sw;
     gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k);
-    profile::add_gemm(m, n, k, ta, tb, gemm_route_name(gemm_route(m, n, k)), sw.seconds());
+    const GemmRoute r = gemm_route(m, n, k);
+    profile::add_gemm(m, n, k, ta, tb,
+                      r == GemmRoute::kDnnl && dnnl_matmul_takes(m, k, ta, tb) ? "dnnl-matmul" : gemm_route_name(r),
+                      sw.seconds());
     return;
   }
   gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k);

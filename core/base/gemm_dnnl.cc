@@ -29,6 +29,15 @@ namespace twin {
 // map, cache lookup) is about 3 us (8x16x16: 1.2 GFLOP/s against dnnl_sgemm's 5), and for several shapes it
 // picked slower kernels. Two-thread figures were too disturbed by the load to tell them apart (medians
 // 1.00-1.15x). gemm_dnnl_matmul stays for that comparison (gemm_bench's "dnnl-matmul" column) and is tested.
+// Quiet, on the 2-core Zen 5 EPYC of 2026-12-05 (results/speed/dnnl_default/gemm_bench.md, --rounds 3), one
+// form is the exception: A B^T with a long inner dimension, where dnnl_sgemm falls far behind the primitive.
+// One thread: 20x2600x650 (the medium LSTM's recurrent input gradient) 74 GFLOP/s against 148, the NMT GRU's
+// 80x3000x1000 107 against 182, 80x1024x512 160 against 199, 700x2600x650 166 against 185, and the softmax's
+// 700x10000x{200,650} 167-178 against 171-181; two threads 142 / 237, 204 / 350, 141 / 318, 316 / 357 and
+// 320-325 / 321-328. Below k = 1024 the two are level (20x600x200 to 20x800x200: 149-152 against 148-149, one
+// thread) and the beam-10 step 10x1024x512 runs faster in dnnl_sgemm on two threads (193 against 123): hence
+// dnnl_matmul_takes (gemm_dnnl.h), k >= 1024 and at least 16 rows; its effect on whole training steps is
+// measured in results/speed/dnnl_dx/.
 dnnl::engine& dnnl_cpu_engine() {
   static dnnl::engine e(dnnl::engine::kind::cpu, 0);
   return e;
