@@ -6,8 +6,9 @@
 // in the process: `speed nmt` decoded 1.4-2.4x faster at beam 10 for the cell that ran later
 // (results/speed/nmt_order_effect/). Fixing the mmap threshold at 32 MiB (the top of glibc's own dynamic range)
 // and the trim threshold at 1 GiB (freed heap memory stays mapped for the next step) removes that: every step
-// reuses warm heap pages from the first one. The cost is memory a run keeps mapped after freeing it; the speed
-// report's and summary.json's peak_rss_mb show what a run reaches (results/speed/allocator/).
+// reuses warm heap pages from the first one. The cost could be memory a run keeps mapped after freeing it;
+// measured (results/speed/allocator/): every task's run 0.51-0.98x the wall time of glibc's defaults with the
+// peak resident set within 2 %; the speed report's and summary.json's peak_rss_mb show what a run reaches.
 //
 // TWIN_MALLOC chooses: unset or "twin" (the fixed thresholds above) or "glibc" (glibc's defaults, for A/B
 // sittings). A GLIBC_TUNABLES that sets glibc.malloc.mmap_threshold or glibc.malloc.trim_threshold is the
@@ -39,7 +40,7 @@ AllocatorSetting parse_allocator_setting(const char* twin_malloc, const char* gl
 // not glibc's (a sanitizer build), mallopt refuses and the setting says so (applied = false): not an error.
 const AllocatorSetting& set_allocator();
 
-// One line for --version and the speed reports' machine block, e.g.
+// One line for the speed reports' machine block (speed, speed nmt, gemm_bench), e.g.
 // "glibc malloc, mmap threshold 32 MiB, trim threshold 1024 MiB (twinrnn's setting; TWIN_MALLOC=glibc for glibc's)".
 std::string allocator_text(const AllocatorSetting& s);
 

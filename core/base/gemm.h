@@ -31,9 +31,9 @@ void gemm(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real a
 // which of the two can be trusted; gemm_route
 // sends to Eigen what would have gone to an untrusted library (results/speed/routing/README.md).
 //
-// oneDNN (issue 56; core/base/gemm_dnnl.h, its dnnl_sgemm), when built in and running AVX2 or AVX-512 kernels,
-// takes every product of at least kDnnlMinWork multiply-adds, thin or large, on any thread count; the smaller
-// ones keep the rules above. MEASURED ON A LOADED MACHINE (the 2-core AVX-512 Xeon of 2026-12-02, two training
+// oneDNN (issue 56; core/base/gemm_dnnl.h, its dnnl_sgemm, and its matmul primitive for the long A B^T form,
+// dnnl_matmul_takes), when built in and running AVX2 or AVX-512 kernels, takes every product of at least
+// kDnnlMinWork multiply-adds, thin or large, on any thread count; the smaller ones keep the rules above. MEASURED ON A LOADED MACHINE (the 2-core AVX-512 Xeon of 2026-12-02, two training
 // runs on its cores; to be redone quiet): gemm_bench --threads 1,2 --reps 3 --rounds 3, the libraries
 // interleaved A B C ... three times per product and each one's median kept, two processes. One thread, oneDNN
 // against the best of Eigen (serial, split), OpenBLAS and BLIS on the same product: from 2^18 multiply-adds,
