@@ -33,16 +33,15 @@ AllocatorSetting parse_allocator_setting(const char* twin_malloc, const char* gl
 
 const AllocatorSetting& set_allocator() {
   static const AllocatorSetting applied = [] {
-    const AllocatorSetting s = parse_allocator_setting(std::getenv("TWIN_MALLOC"), std::getenv("GLIBC_TUNABLES"));
-    AllocatorSetting out = s;
+    AllocatorSetting s = parse_allocator_setting(std::getenv("TWIN_MALLOC"), std::getenv("GLIBC_TUNABLES"));
 #if defined(__GLIBC__)
     // mallopt returns 0 where another allocator stands in for glibc's (AddressSanitizer's answers every
     // mallopt with 0): the run goes on with that allocator's own behaviour, and allocator_text says so.
     if (s.source == AllocatorSetting::Source::kTwin)
-      out.applied = mallopt(M_MMAP_THRESHOLD, static_cast<int>(s.mmap_threshold)) == 1 &&
-                    mallopt(M_TRIM_THRESHOLD, static_cast<int>(s.trim_threshold)) == 1;
+      s.applied = mallopt(M_MMAP_THRESHOLD, static_cast<int>(s.mmap_threshold)) == 1 &&
+                  mallopt(M_TRIM_THRESHOLD, static_cast<int>(s.trim_threshold)) == 1;
 #endif
-    return out;
+    return s;
   }();
   return applied;
 }
