@@ -88,6 +88,7 @@ struct SpeedRecord {
 nlohmann::json to_json(const SpeedRecord& r);
 
 struct SpeedReport {
+  std::string tool = "twinrnn speed";        // the program that measured: the report's "tool"
   nlohmann::json machine;                    // cores, cpu, date
   std::vector<SpeedRecord> records;
 };

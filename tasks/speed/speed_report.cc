@@ -109,7 +109,7 @@ nlohmann::json to_json(const SpeedRecord& r) {
 nlohmann::json report_json(const SpeedConfig& cfg, const SpeedReport& rep) {
   nlohmann::json recs = nlohmann::json::array();
   for (const auto& r : rep.records) recs.push_back(to_json(r));
-  return {{"tool", "twinrnn speed"},
+  return {{"tool", rep.tool},
           {"workload", "word LM, random ids, untied softmax, no dropout; train = fwd + bwd + SGD; "
                        "words/s = bptt*batch / median step time; GFLOP/s counts GEMM flops"},
           {"machine", rep.machine},
