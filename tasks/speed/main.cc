@@ -3,6 +3,8 @@
 //                     [--threads N] [--out PREFIX] [--shaped-corpus V [--shaped-len L] [--shaped-pairs N]]
 //                                          the NMT benchmark (Table 4 for translation; nmt_bench.h), once `nmt bench`
 // build/bin/speed onednn <experiments/speed/name.json> [--set k=v ...] [--quiet]   the oneDNN reference LM (onednn_lm.h)
+// build/bin/speed peers <experiments/speed/name.json> [--set k=v ...] [--rounds N] [--torch auto|off|PYTHON]
+//                       ours, the oneDNN reference and PyTorch in one sitting (speed_peers.h)
 // build/bin/speed --csv <report.json>...   writes <report>.csv beside each report of ours (this tool's
 //                                          records, speed nmt's or gemm_bench's rows) without rerunning it
 // --profile (or TWIN_PROFILE=1) prints, per configuration, the time of every op and every matrix product
@@ -21,6 +23,7 @@
 #include "base/profile.h"
 #include "nmt_bench.h"
 #include "onednn_lm.h"
+#include "speed_peers.h"
 #include "speed_bench.h"
 #include "train/args.h"
 #include "train/exit_codes.h"
@@ -83,6 +86,7 @@ int csv_main(int argc, char** argv) {
 int main(int argc, char** argv) {
   const std::vector<CommandMode> modes = {{"nmt", speed::nmt_bench_command(), speed::nmt_bench_main},
                                    {"onednn", speed::onednn_reference_command(), speed::onednn_reference_main},
+                                   {"peers", speed::peers_command(), speed::peers_main},
                                    {"--csv", csv_command(), csv_main}};
   if (const std::optional<int> rc = run_named_mode("speed", modes, argc, argv)) return *rc;
   return run_with_exit_codes("speed", [&] {
