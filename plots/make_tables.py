@@ -16,6 +16,8 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
   tuned.md / tuned.csv                the cells after the same tuning budget (plots/tune_table.py), from the
                                       tools/tune.py sweeps in --sweeps (default <runs>/../sweeps)
   speed.md / speed.csv, speed_all.csv, speed_torch.csv   speed, Table 4 on a CPU (plots/speed_table.py)
+  speed_peers.md / speed_peers.csv    ours, oneDNN and PyTorch in one sitting with issue 56's goals
+                                      (plots/peers_table.py), when <speed>/peers.json (`speed peers`) is there
   scale.md (tables between its markers)  data-parallel scaling (plots/scale_table.py), from <runs>/../scale/runs
                                       when that folder and <out>/scale.md are there
   scale_plan.md                       the WMT14-scale MPI plan (plots/scale_plan.py), when <speed>/nmt_wmt14_shape.json
@@ -51,6 +53,7 @@ import rc_table  # noqa: E402
 import scale_plan  # noqa: E402
 import scale_table  # noqa: E402
 import snli_table  # noqa: E402
+import peers_table  # noqa: E402
 import speed_table  # noqa: E402
 import seeds_table  # noqa: E402
 import table1_table  # noqa: E402
@@ -110,6 +113,9 @@ def main():
     else:
         step("speed.md", lambda: speed_table.write(speed, out("speed.md"), a.reference))
         step("table1.md", lambda: table1_table.write(speed, out("table1.md")))
+    peers = os.path.join(a.speed, "peers.json")
+    if os.path.exists(peers):
+        step("speed_peers.md", lambda: peers_table.main(["--peers", peers, "--out", out("speed_peers.md")]))
     shape = os.path.join(a.speed, "nmt_wmt14_shape.json")
     if os.path.exists(shape):
         step("scale_plan.md", lambda: scale_plan.build(shape, out("scale_plan.md")))
