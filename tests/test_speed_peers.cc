@@ -153,6 +153,25 @@ TEST(SpeedPeers, SmokeSittingKeepsEveryRunAndItsMediansRederive) {
   EXPECT_TRUE(test::contains(md, "| lstm | train |")) << md;
   EXPECT_TRUE(test::contains(md, "ours / onednn")) << md;
   EXPECT_TRUE(fs::exists(out + ".csv"));
+  // A second sitting into the same prefix would mix with this one's kept runs: refused, nothing touched.
+  const std::string again = std::string(TW_BIN_DIR) + "/speed peers " + TW_SOURCE_DIR +
+                            "/experiments/speed/smoke.json --rounds 2 --torch off --quiet --set out=" + out + " 2> " +
+                            dir.file("err2.txt");
+  const int rc = std::system(again.c_str());
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+  EXPECT_TRUE(test::contains(read_file(dir.file("err2.txt")), "holds an earlier sitting's runs")) << read_file(dir.file("err2.txt"));
+  EXPECT_EQ(nlohmann::json::parse(read_file(out + ".json")), rep);
+  // --from-runs measures nothing and writes the same summary, ratios and tables from the kept runs' reports.
+  nlohmann::json stripped = rep;
+  stripped.erase("summary");
+  stripped.erase("ratios");
+  test::write_file(out + ".json", stripped.dump());
+  fs::remove(out + ".md");
+  const std::string rederive = std::string(TW_BIN_DIR) + "/speed peers " + TW_SOURCE_DIR +
+                               "/experiments/speed/smoke.json --from-runs --set out=" + out + " > /dev/null";
+  ASSERT_EQ(std::system(rederive.c_str()), 0);
+  EXPECT_EQ(nlohmann::json::parse(read_file(out + ".json")), rep);
+  EXPECT_EQ(read_file(out + ".md"), md);
 }
 
 TEST(SpeedPeers, BadFlagsAreNamed) {

@@ -1,7 +1,7 @@
 // `speed peers`: the suite and the reference programs measured in one sitting (issue 56, point 3).
 //
 //   build/bin/speed peers <experiments/speed/name.json> [--set k=v ...] [--rounds N] [--torch auto|off|PYTHON]
-//                         [--torch-script PATH] [--quiet]
+//                         [--torch-script PATH] [--from-runs] [--quiet]
 //
 // For every thread count x shape x cell of the experiment, in config order, N rounds; in each round every program
 // that has a form of the cell measures that one configuration in a fresh process:
@@ -17,7 +17,12 @@
 // left out of the medians; a failed run of ours stops the sitting (its error is the user's to see).
 // Outputs: <out>.json (machine, config, programs, every run, the medians with min-max per program x
 // configuration, and the paired per-round ratios ours / each peer), <out>.md (the tables) and <out>.csv (the
-// medians); <out>.runs/ keeps every run's config, report and log, so every number re-derives from the files.
+// medians); <out>.runs/ keeps every run's config, report and log, so every number re-derives from the files. An
+// <out>.runs/ that already holds runs (an earlier sitting's) is an error before anything runs: never mixed.
+// --from-runs measures nothing: it re-reads every kept run's report and writes the summary, ratios and tables
+// again (the same experiment and out as the sitting's; its config must equal the report's echo).
+// The FMA peak a configuration's "% of peak" divides by is the highest any of our processes measured at that
+// thread count (each process measures its own, best of three short loops; a busier moment gives less).
 #pragma once
 #include <string>
 #include <vector>
