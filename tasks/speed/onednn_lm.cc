@@ -408,23 +408,6 @@ class OnednnLm {
   long k_ = 0;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-template <class F>
-double time_windows(int windows, int steps, F&& step) {
-  std::vector<double> per_step;
-  for (int w = 0; w < windows; ++w) {
-    Stopwatch sw;
-    for (int s = 0; s < steps; ++s) step();
-    per_step.push_back(sw.seconds() / steps);
-  }
-  return median(per_step);
-}
-
 SpeedRecord run_one(const SpeedConfig& c, const SpeedCell& cell, const SpeedShape& s, int threads, const FmaPeak& peak) {
   SpeedRecord r;
   r.cell = cell.name, r.shape = s.name, r.embed = s.embed, r.hidden = s.hidden, r.layers = s.layers;
@@ -488,10 +471,7 @@ SpeedReport run_onednn_reference(const SpeedConfig& c, bool verbose) {
           continue;
         }
         SpeedRecord r = run_one(c, cell, s, threads, peak);
-        if (verbose)
-          std::fprintf(stderr, "onednn %-5s %-8s threads %d: train %.0f words/s (%.1f GFLOP/s), infer %.0f words/s%s\n",
-                       cell.name.c_str(), s.name.c_str(), threads, r.train_words_s, r.train_gflops, r.infer_words_s,
-                       r.finite ? "" : "  [non-finite loss]");
+        if (verbose) std::fprintf(stderr, "onednn %s\n", progress_line(r).c_str());
         rep.records.push_back(std::move(r));
       }
   }

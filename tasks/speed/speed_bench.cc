@@ -37,12 +37,6 @@ long minor_faults() {
   return u.ru_minflt;
 }
 
-double median(std::vector<double> v) {
-  TW_CHECK(!v.empty(), "median of no windows");
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 struct Window {
   IdMat input, target;   // [T, B]
@@ -136,18 +130,6 @@ class Bench {
   Phases phases_;
 };
 
-// Median seconds per step over `windows` windows of `steps` steps each.
-template <class F>
-double time_windows(int windows, int steps, F&& step) {
-  std::vector<double> per_step;
-  for (int w = 0; w < windows; ++w) {
-    Stopwatch sw;
-    for (int s = 0; s < steps; ++s) step();
-    per_step.push_back(sw.seconds() / steps);
-  }
-  return median(per_step);
-}
-
 SpeedRecord run_one(const SpeedConfig& c, const SpeedCell& cell, const SpeedShape& s, int threads, const FmaPeak& peak) {
   SpeedRecord r;
   r.cell = cell.name;
@@ -219,6 +201,21 @@ SpeedRecord run_one(const SpeedConfig& c, const SpeedCell& cell, const SpeedShap
 
 }  // namespace
 
+std::string progress_line(const SpeedRecord& r) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%-6s %-8s threads %d: train %.0f words/s (%.1f GFLOP/s), infer %.0f words/s%s",
+                r.cell.c_str(), r.shape.c_str(), r.threads, r.train_words_s, r.train_gflops, r.infer_words_s,
+                r.finite ? "" : "  [non-finite loss]");
+  return buf;
+}
+
+double median_of(std::vector<double> v) {
+  TW_CHECK(!v.empty(), "median of no values");
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 SpeedReport run_speed(const SpeedConfig& c, bool verbose) {
   SpeedReport rep;
   rep.machine = machine_info();
@@ -231,10 +228,7 @@ SpeedReport run_speed(const SpeedConfig& c, bool verbose) {
     for (const SpeedShape& s : c.shapes) {
       for (const SpeedCell& cell : c.cells) {
         SpeedRecord r = run_one(c, cell, s, threads, peak);
-        if (verbose)
-          std::fprintf(stderr, "%-6s %-8s threads %d: train %.0f words/s (%.1f GFLOP/s), infer %.0f words/s%s\n",
-                       cell.name.c_str(), s.name.c_str(), threads, r.train_words_s, r.train_gflops, r.infer_words_s,
-                       r.finite ? "" : "  [non-finite loss]");
+        if (verbose) std::fprintf(stderr, "%s\n", progress_line(r).c_str());
         rep.records.push_back(std::move(r));
       }
     }

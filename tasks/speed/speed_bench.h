@@ -26,9 +26,11 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/real.h"
+#include "base/threads.h"
 #include "rnn/cell_config.h"
 
 namespace twin {
@@ -102,6 +104,23 @@ void write_speed_report(const SpeedConfig& cfg, const SpeedReport& rep);
 extern const std::vector<std::string> kCsvFirst;
 nlohmann::json report_json(const SpeedConfig& cfg, const SpeedReport& rep);
 std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep);
+
+// The progress line of a record ("lstm   medium   threads 2: train 3,377 words/s (...), infer ..."), no newline.
+std::string progress_line(const SpeedRecord& r);
+// The median of v (the mean of the two middle values for an even count); v must not be empty.
+double median_of(std::vector<double> v);
+// Median seconds per step over `windows` windows of `steps` calls of step() each: how every program of the speed
+// task (ours, speed onednn) times a phase, so that both sides are timed alike.
+template <class F>
+double time_windows(int windows, int steps, F&& step) {
+  std::vector<double> per_step;
+  for (int w = 0; w < windows; ++w) {
+    Stopwatch sw;
+    for (int s = 0; s < steps; ++s) step();
+    per_step.push_back(sw.seconds() / steps);
+  }
+  return median_of(std::move(per_step));
+}
 
 // GFLOP/s of register-only FMA loops on `threads` OpenMP threads (best of three runs of ~`seconds` each): with
 // 512-bit vectors when the CPU has AVX-512F, and with 256-bit ones (AVX2 + FMA) always when it has them; each

@@ -93,12 +93,6 @@ json one_config(const SpeedConfig& base, const SpeedCell& cell, const SpeedShape
   return to_json(c);
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 json spread(const std::vector<double>& v) {
   if (v.empty()) return {{"n", 0}};
   return {{"n", v.size()}, {"median", median_of(v)}, {"min", *std::min_element(v.begin(), v.end())},
