@@ -65,7 +65,7 @@ struct Layer {
   memory::desc fwd_wl, fwd_wi, bwd_wl, bwd_wi, diff_wl, diff_wi, inf_wl, inf_wi, ws_desc;
   memory ws;
   Buf h[2], c[2], hi[2], ci[2];            // carried train / infer states (double-buffered: dst != src)
-  Buf zero, dsink;                         // diff_dst_iter (detached: 0), diff_src_iter (unused)
+  Buf zero, dsink, dcsink;                 // diff_dst_iter (detached: 0); diff_src_iter and _c (unused)
   Buf y, dx;                               // [T·B, H] output; [T·B, I] input gradient
 
   Layer(Ctx& cx, bool is_lstm, Index T, Index B, Index in, Index hid, std::mt19937& rng, float init) {
@@ -75,7 +75,7 @@ struct Layer {
     uniform(w, rng, init), uniform(u, rng, init);
     dw.resize(w.size()), du.resize(u.size()), db.resize(b.size());
     for (int k = 0; k < 2; ++k) h[k].assign(B * H, 0.f), c[k].assign(B * H, 0.f), hi[k] = h[k], ci[k] = c[k];
-    zero.assign(B * H, 0.f), dsink.resize(B * H), y.resize(T * B * H), dx.resize(T * B * I);
+    zero.assign(B * H, 0.f), dsink.resize(B * H), dcsink.resize(B * H), y.resize(T * B * H), dx.resize(T * B * I);
     src = memory::desc({T, B, I}, kF32, Tag::tnc);
     dst = memory::desc({T, B, H}, kF32, Tag::tnc);
     iter = memory::desc({1, 1, B, H}, kF32, Tag::ldnc);
@@ -161,12 +161,10 @@ struct Layer {
            {DNNL_ARG_DIFF_BIAS, cx.wrap(bias, db.data())},
            {DNNL_ARG_DIFF_DST_LAYER, cx.wrap(dst, dy)},
            {DNNL_ARG_DIFF_DST_ITER, cx.wrap(iter, zero.data())}};
-    Buf dc_sink;
     if (lstm) {
-      dc_sink.resize(zero.size());
       a.emplace(DNNL_ARG_SRC_ITER_C, cx.wrap(iter, c[1].data()));
       a.emplace(DNNL_ARG_DST_ITER_C, cx.wrap(iter, c[0].data()));
-      a.emplace(DNNL_ARG_DIFF_SRC_ITER_C, cx.wrap(iter, dc_sink.data()));
+      a.emplace(DNNL_ARG_DIFF_SRC_ITER_C, cx.wrap(iter, dcsink.data()));
       a.emplace(DNNL_ARG_DIFF_DST_ITER_C, cx.wrap(iter, zero.data()));
     }
     bwd.execute(cx.s, a);

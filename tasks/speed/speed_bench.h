@@ -105,6 +105,8 @@ extern const std::vector<std::string> kCsvFirst;
 nlohmann::json report_json(const SpeedConfig& cfg, const SpeedReport& rep);
 std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep);
 
+// 12345.6 -> "12,346" (the reports' words/s).
+std::string thousands(double v);
 // The progress line of a record ("lstm   medium   threads 2: train 3,377 words/s (...), infer ..."), no newline.
 std::string progress_line(const SpeedRecord& r);
 // The median of v (the mean of the two middle values for an even count); v must not be empty.

@@ -108,12 +108,7 @@ std::string fmt(const char* f, double v) {
 // "12,345 (12,001–12,560)" from a spread of words/s; "–" when the program has no run.
 std::string words_cell(const json& s) {
   if (!s.contains("median")) return "–";
-  auto th = [](double v) {
-    std::string t = fmt("%.0f", v);
-    for (long i = static_cast<long>(t.size()) - 3; i > 0; i -= 3) t.insert(static_cast<size_t>(i), ",");
-    return t;
-  };
-  return th(s["median"]) + " (" + th(s["min"]) + "–" + th(s["max"]) + ")";
+  return thousands(s["median"]) + " (" + thousands(s["min"]) + "–" + thousands(s["max"]) + ")";
 }
 
 std::string ratio_cell(const json& s) {
@@ -346,9 +341,8 @@ int peers_main(int argc, char** argv) {
           for (const std::string& prog : peers_round_order(names, round)) {
             const Program& pr = *std::find_if(programs.begin(), programs.end(), [&](const Program& x) { return x.name == prog; });
             if (!pr.has(cell)) continue;
-            const std::string tag = prog + "_" + cell.name + "_" + shape.name + "_t" + std::to_string(threads) + "_r" +
-                                    std::to_string(round + 1);
-            std::string safe = tag;
+            std::string safe = prog + "_" + cell.name + "_" + shape.name + "_t" + std::to_string(threads) + "_r" +
+                               std::to_string(round + 1);
             for (char& ch : safe)
               if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '-' && ch != '.') ch = '_';
             const std::string base = runs_dir + "/" + safe;

@@ -32,14 +32,6 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-// 12345.6 -> "12,346"
-std::string thousands(double v) {
-  std::string s = fmt("%.0f", v);
-  const size_t start = s[0] == '-' ? 1 : 0;
-  for (long i = static_cast<long>(s.size()) - 3; i > static_cast<long>(start); i -= 3) s.insert(static_cast<size_t>(i), ",");
-  return s;
-}
-
 std::string utc_date() {
   const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -50,6 +42,13 @@ std::string utc_date() {
 }
 
 }  // namespace
+
+std::string thousands(double v) {
+  std::string s = fmt("%.0f", v);
+  const size_t start = s[0] == '-' ? 1 : 0;
+  for (long i = static_cast<long>(s.size()) - 3; i > static_cast<long>(start); i -= 3) s.insert(static_cast<size_t>(i), ",");
+  return s;
+}
 
 const std::vector<std::string> kCsvFirst = {"shape", "cell", "threads"};
 
