@@ -15,7 +15,9 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
                                       rule (plots/claims_table.py)
   tuned.md / tuned.csv                the cells after the same tuning budget (plots/tune_table.py), from the
                                       tools/tune.py sweeps in --sweeps (default <runs>/../sweeps)
-  speed.md / speed.csv, speed_all.csv, speed_torch.csv   speed, Table 4 on a CPU (plots/speed_table.py)
+  speed.md / speed.csv, speed_all.csv (+ speed_memory.csv)  speed, Table 4 on a CPU, from the one sitting of
+                                      <speed>/lm_peers.json (plots/speed_sitting.py; ours, oneDNN, PyTorch, the
+                                      goals, memory); without it from lm.json + lm_torch.json (+ speed_torch.csv)
   speed_peers.md / speed_peers.csv    ours, oneDNN and PyTorch in one sitting with issue 56's goals
                                       (plots/peers_table.py), when <speed>/peers.json (`speed peers`) is there
   scale.md (tables between its markers)  data-parallel scaling (plots/scale_table.py), from <runs>/../scale/runs
@@ -65,7 +67,7 @@ SCRIPT = "make_tables.py"
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", default="results/runs", help="run folders (<task>_<name>/)")
-    ap.add_argument("--speed", default="results/speed", help="the speed task's lm.json, lm_torch.json, lm_rss.json")
+    ap.add_argument("--speed", default="results/speed", help="the speed task's lm_peers.json (one sitting) or lm.json, lm_torch.json, lm_rss.json")
     ap.add_argument("--nmt-extra", default=None, help="nmt translate --scores files (default: <runs>/../nmt_extra)")
     ap.add_argument("--out", default="results", help="where the tables go")
     ap.add_argument("--sweeps", default=None, help="tools/tune.py sweep folders (default: <runs>/../sweeps)")
@@ -108,7 +110,8 @@ def main():
     step("rc.md", lambda: rc_table.write(rc, out("rc.md")))
     step("classify.md", lambda: classify_table.build(a.runs, out("classify.md")))
     if speed is None or speed["ours"] is None:   # reported by the loader; the other tables still stand
-        print(f"{SCRIPT}: speed.md and table1.md not written (no usable {os.path.join(a.speed, 'lm.json')})",
+        print(f"{SCRIPT}: speed.md and table1.md not written (no usable {os.path.join(a.speed, 'lm_peers.json')} "
+              f"or {os.path.join(a.speed, 'lm.json')})",
               file=sys.stderr)
     else:
         step("speed.md", lambda: speed_table.write(speed, out("speed.md"), a.reference))

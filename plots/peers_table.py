@@ -99,6 +99,54 @@ def goals(rep):
     return out
 
 
+def config_tables(rep, cells=None):
+    """The lines of one table per threads x shape: each cell's words/s per program (median, min-max), ours / each
+    peer paired by round, our peak RSS. `cells`: only these (default every cell of the experiment)."""
+    progs = rep["programs"]
+    peers = [p for p in progs if p != "twinrnn"]
+    cfg = rep["config"]
+    names = [c if isinstance(c, str) else c["name"] for c in cfg["cells"]]
+    lines = []
+    for threads in cfg["threads"]:
+        for shape in cfg["shapes"]:
+            lines += ["", f"## {shape['name']} ({shape.get('layers', 2)} x {shape['hidden']}, embedding "
+                          f"{shape['embed']}), {threads} thread{'s' if threads > 1 else ''}", ""]
+            header = ["cell", "phase"] + [f"{NAMES.get(p, p)} words/s" for p in progs] + \
+                     [f"ours / {NAMES.get(p, p)}" for p in peers] + ["peak RSS MiB (ours)"]
+            body = []
+            for cell in names:
+                if cells is not None and cell not in cells:
+                    continue
+                for phase in ("train", "infer"):
+                    row = [cell, "training" if phase == "train" else "inference"]
+                    for p in progs:
+                        s = find(rep["summary"], program=p, cell=cell, shape=shape["name"], threads=threads)
+                        row.append(words(s and s[phase + "_words_s"]))
+                    for p in peers:
+                        r = find(rep["ratios"], peer=p, cell=cell, shape=shape["name"], threads=threads)
+                        row.append(ratio(r and r[phase]))
+                    s = find(rep["summary"], program="twinrnn", cell=cell, shape=shape["name"], threads=threads)
+                    row.append(f"{s['peak_rss_mb']['median']:.0f}" if s and phase == "train" else "")
+                    body.append(row)
+            lines += table(header, ["l", "l"] + ["r"] * (len(header) - 2), body)
+    return lines
+
+
+def goal_table(rep):
+    """The goals' table lines (goals() by the module's rules)."""
+    return table(["goal", "configuration", "measured", "verdict"], ["l", "l", "r", "l"], [list(x) for x in goals(rep)])
+
+
+def summary_csv_rows(rep):
+    return [[s["program"], s["cell"], s["shape"], s["threads"]] +
+            [s[k].get(q, "") for k in ("train_words_s", "infer_words_s") for q in ("median", "min", "max")]
+            for s in rep["summary"]]
+
+
+SUMMARY_CSV_HEADER = ["program", "cell", "shape", "threads", "train_median", "train_min", "train_max",
+                      "infer_median", "infer_min", "infer_max"]
+
+
 def write(rep, out, peers_path="results/speed/peers.json"):
     progs = rep["programs"]
     peers = [p for p in progs if p != "twinrnn"]
@@ -119,37 +167,10 @@ def write(rep, out, peers_path="results/speed/peers.json"):
              "(wait4), median."]
     for n in rep.get("notes", []):
         lines.append(f"Note: {n}.")
-    rows = []
-    for threads in cfg["threads"]:
-        for shape in cfg["shapes"]:
-            lines += ["", f"## {shape['name']} ({shape.get('layers', 2)} x {shape['hidden']}, embedding "
-                          f"{shape['embed']}), {threads} thread{'s' if threads > 1 else ''}", ""]
-            header = ["cell", "phase"] + [f"{NAMES.get(p, p)} words/s" for p in progs] + \
-                     [f"ours / {NAMES.get(p, p)}" for p in peers] + ["peak RSS MiB (ours)"]
-            body = []
-            for cell in cfg["cells"]:
-                cell = cell if isinstance(cell, str) else cell["name"]
-                for phase in ("train", "infer"):
-                    row = [cell, "training" if phase == "train" else "inference"]
-                    for p in progs:
-                        s = find(rep["summary"], program=p, cell=cell, shape=shape["name"], threads=threads)
-                        row.append(words(s and s[phase + "_words_s"]))
-                    for p in peers:
-                        r = find(rep["ratios"], peer=p, cell=cell, shape=shape["name"], threads=threads)
-                        row.append(ratio(r and r[phase]))
-                    s = find(rep["summary"], program="twinrnn", cell=cell, shape=shape["name"], threads=threads)
-                    row.append(f"{s['peak_rss_mb']['median']:.0f}" if s and phase == "train" else "")
-                    body.append(row)
-            lines += table(header, ["l", "l"] + ["r"] * (len(header) - 2), body)
-    g = goals(rep)
-    lines += ["", "## Issue 56's goals (rules in plots/peers_table.py)", ""]
-    lines += table(["goal", "configuration", "measured", "verdict"], ["l", "l", "r", "l"], [list(x) for x in g])
-    for s in rep["summary"]:
-        rows.append([s["program"], s["cell"], s["shape"], s["threads"]] +
-                    [s[k].get(q, "") for k in ("train_words_s", "infer_words_s") for q in ("median", "min", "max")])
+    lines += config_tables(rep)
+    lines += ["", "## Issue 56's goals (rules in plots/peers_table.py)", ""] + goal_table(rep)
     write_text(out, "\n".join(lines) + "\n")
-    write_csv(csv_path(out), ["program", "cell", "shape", "threads", "train_median", "train_min", "train_max",
-                              "infer_median", "infer_min", "infer_max"], rows)
+    write_csv(csv_path(out), SUMMARY_CSV_HEADER, summary_csv_rows(rep))
 
 
 def main(argv=None):

@@ -1,4 +1,5 @@
-"""Speed chart: training and inference words/s per cell from the speed task (results/speed/):
+"""Speed chart: training and inference words/s per cell from the speed task (results/speed/): the one sitting
+of lm_peers.json (ours, oneDNN, PyTorch; speed_sitting.py) when it is there, else
 lm.json (build/bin/speed: "records" per cell x shape x threads), at 2 threads (or the most measured), one row
 per shape; lm_torch.json (tasks/speed/torch_reference.py) beside ours when present; nmt.json (build/bin/speed nmt:
 "rows" per cell with train and decode tokens/s) as a last row when present."""
@@ -6,6 +7,7 @@ import os
 
 import numpy as np
 
+import speed_sitting
 from fig_common import Bad, load_json, need, plt, reading
 
 
@@ -75,10 +77,30 @@ def read_optional(report, path, reader):
         return reader(load_json(path), os.path.basename(path))
 
 
+def sitting_speeds(path):
+    """(ours, oneDNN, PyTorch) as lm_speeds gives them, from one `speed peers` sitting (speed_sitting.py);
+    None when the report is unusable (named on stderr by the loader)."""
+    data = speed_sitting.load(path, "make_figures.py")
+    if data is None:
+        return None
+    what = os.path.basename(path)
+    onednn = lm_speeds({"records": data["onednn"]}, what) if data["onednn"] else None
+    torch = lm_speeds(dict(data["torch"], tool="PyTorch"), what) if data["torch"] else None
+    return lm_speeds(data["ours"], what), onednn, torch
+
+
 def fig_speed(report, speed_dir):
-    lm = report.guard(speed_dir, read_optional, report, os.path.join(speed_dir, "lm.json"), lm_speeds)
-    torch_path = os.path.join(speed_dir, "lm_torch.json")
-    torch = report.guard(torch_path, read_optional, report, torch_path, lm_speeds) if lm else None
+    sitting_path = os.path.join(speed_dir, speed_sitting.REPORT)
+    sitting = report.guard(sitting_path, sitting_speeds, sitting_path) if os.path.exists(sitting_path) else None
+    onednn = None
+    if sitting:   # one sitting: ours and the peers measured together (preferred over two separate files)
+        lm_path, (lm, onednn, torch) = sitting_path, sitting
+        torch_path = sitting_path
+    else:
+        lm_path = os.path.join(speed_dir, "lm.json")
+        lm = report.guard(speed_dir, read_optional, report, lm_path, lm_speeds)
+        torch_path = os.path.join(speed_dir, "lm_torch.json")
+        torch = report.guard(torch_path, read_optional, report, torch_path, lm_speeds) if lm else None
     nmt = report.guard(speed_dir, read_optional, report, os.path.join(speed_dir, "nmt.json"), nmt_speeds)
     if not lm and not nmt:
         report.note(speed_dir, "no usable lm.json or nmt.json (no speed chart)")
@@ -88,16 +110,19 @@ def fig_speed(report, speed_dir):
     sources, row = [], 0
     if lm:
         threads, shapes, cells, ours, _ = lm
-        sources.append(os.path.join(speed_dir, "lm.json"))
+        sources.append(lm_path)
         tor, tool = {}, "PyTorch"
         if torch and torch[0] == threads:
-            sources.append(torch_path)
+            if torch_path not in sources:
+                sources.append(torch_path)
             tor, tool = torch[3], torch[4]
         elif torch:
             report.note(torch_path, f"measured at {torch[0]} threads, ours at {threads} (left out)")
+        dnn = onednn[3] if onednn and onednn[0] == threads else {}
         for shape in shapes:
             for col, (kind, idx) in enumerate((("training", 0), ("inference", 1))):
                 series = [("ours (C++)", {c: ours[(c, shape)][idx] for c in cells if (c, shape) in ours}, "C0"),
+                          ("oneDNN (C++)", {c: dnn[(c, shape)][idx] for c in cells if (c, shape) in dnn}, "C2"),
                           (tool, {c: tor[(c, shape)][idx] for c in cells if (c, shape) in tor}, "C1")]
                 ax = axes[row][col]
                 bars(ax, cells, series, "words/s")

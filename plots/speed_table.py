@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""results/speed.md (+ results/speed.csv, speed_all.csv, speed_torch.csv) from the speed task's JSON files:
-ours (build/bin/speed) beside PyTorch's (tasks/speed/torch_reference.py), measured in one sitting, with the
-ratios issue 4 sets targets on.
+"""results/speed.md (+ CSVs beside it) from the speed task's JSON files. When results/speed/lm_peers.json is
+there (`build/bin/speed peers experiments/speed/lm.json --rounds 4 --set out=results/speed/lm_peers`: ours, the
+oneDNN reference and PyTorch in one sitting), speed.md comes from that sitting alone (plots/speed_sitting.py), and
+so do cells.md's speed column, table1.md and the speed chart. Otherwise (the fallback, e.g. on a user's machine
+without the peers): ours (build/bin/speed) beside PyTorch's (tasks/speed/torch_reference.py), two separate runs,
+with the ratios issue 4 sets targets on.
 
+    python3 plots/speed_table.py [--sitting results/speed/lm_peers.json]
     python3 plots/speed_table.py [--ours results/speed/lm.json] [--torch results/speed/lm_torch.json]
                                  [--out results/speed.md]
 
@@ -15,6 +19,7 @@ import os
 import re
 import sys
 
+import speed_sitting
 from run_files import RunError, csv_note, csv_path, read_json, report, write_csv, write_text
 
 SCRIPT = "speed_table.py"
@@ -76,7 +81,14 @@ def checked(path, script, keys, need_records=True, top=("machine",)):
 
 
 def load_dir(speed_dir, script=SCRIPT):
-    """{ours, torch, rss} from <speed_dir>/lm.json, lm_torch.json, lm_rss.json (None where missing/unusable)."""
+    """The one sitting of <speed_dir>/lm_peers.json (speed_sitting.py) when it is there and usable; else {ours,
+    torch, rss} from <speed_dir>/lm.json, lm_torch.json, lm_rss.json (None where missing/unusable)."""
+    sitting = os.path.join(speed_dir, speed_sitting.REPORT)
+    if os.path.exists(sitting):
+        data = speed_sitting.load(sitting, script)
+        if data is not None:
+            return data
+        report(script, sitting, "unusable; speed.md from lm.json and lm_torch.json instead", "note:")
     return load_files(os.path.join(speed_dir, "lm.json"), os.path.join(speed_dir, "lm_torch.json"), script)
 
 
@@ -142,6 +154,8 @@ def best_small_2_threads(ours):
 
 def write(data, out, reference="../shared/reference/torch_speed.md"):
     """results/speed.md and its CSVs from load_files()/load_dir(); returns the paths written ([] without ours)."""
+    if data.get("sitting"):
+        return speed_sitting.write(data, out)
     ours, torch = data["ours"], data["torch"]
     if ours is None:
         report(SCRIPT, out, "not written: no usable speed file", "kept")
@@ -268,12 +282,14 @@ def write(data, out, reference="../shared/reference/torch_speed.md"):
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--sitting", help="a `speed peers` report (e.g. results/speed/lm_peers.json): speed.md from it")
     ap.add_argument("--ours", default="results/speed/lm.json")
     ap.add_argument("--torch", default="results/speed/lm_torch.json")
     ap.add_argument("--reference", default="../shared/reference/torch_speed.md")
     ap.add_argument("--out", default="results/speed.md")
     a = ap.parse_args()
-    if not write(load_files(a.ours, a.torch), a.out, a.reference):
+    data = speed_sitting.load(a.sitting) if a.sitting else load_files(a.ours, a.torch)
+    if data is None or not write(data, a.out, a.reference):
         sys.exit(1)
 
 
