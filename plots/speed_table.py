@@ -282,13 +282,18 @@ def write(data, out, reference="../shared/reference/torch_speed.md"):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sitting", help="a `speed peers` report (e.g. results/speed/lm_peers.json): speed.md from it")
-    ap.add_argument("--ours", default="results/speed/lm.json")
-    ap.add_argument("--torch", default="results/speed/lm_torch.json")
+    ap.add_argument("--sitting", help="a `speed peers` report: speed.md from it (default results/speed/lm_peers.json "
+                                      "when it exists and neither --ours nor --torch is given)")
+    ap.add_argument("--ours", help="build/bin/speed's report (default results/speed/lm.json)")
+    ap.add_argument("--torch", help="torch_reference.py's report (default results/speed/lm_torch.json)")
     ap.add_argument("--reference", default="../shared/reference/torch_speed.md")
     ap.add_argument("--out", default="results/speed.md")
     a = ap.parse_args()
-    data = speed_sitting.load(a.sitting) if a.sitting else load_files(a.ours, a.torch)
+    sitting = a.sitting
+    if sitting is None and a.ours is None and a.torch is None and os.path.exists("results/speed/lm_peers.json"):
+        sitting = "results/speed/lm_peers.json"
+    data = speed_sitting.load(sitting) if sitting else \
+        load_files(a.ours or "results/speed/lm.json", a.torch or "results/speed/lm_torch.json")
     if data is None or not write(data, a.out, a.reference):
         sys.exit(1)
 
