@@ -13,7 +13,8 @@ Inputs, all under <speed>/:
   lm_peers_commands.txt    optional: the sitting's command (its first line not starting with '#');
   lm_peers_profile/        optional: the profile that explains a goal not met (README.md linked);
   lm_peers_memory_before/  optional: <cell>_<shape>_t<threads>_r<k>.json, the speed reports of the older binary
-                           (README.md says which) on the same configurations, one process each.
+                           (README.md says which) on the same configurations, one process each;
+  lm_peers_memory_why/     optional: why the memory check fails where it does (README.md linked).
 Our records here are per (cell, shape, threads): words/s, GFLOP/s and the wait4 peak RSS are the report's
 medians over rounds; the other numeric fields the median of the rounds' own reports (a constant stays as is).
 A broken file or record is named on stderr and left out; without a usable report speed_table.py falls back.
@@ -233,16 +234,20 @@ def memory(data, out):
         b = statistics.median(b)
         x = now / b
         ratios.append((x, r))
-        lines.append(f"| {r['shape']} | {r['cell']} | {r['threads']} | {b:.0f} | {now:.0f} | {x:.2f} | "
+        lines.append(f"| {r['shape']} | {r['cell']} | {r['threads']} | {b:.0f} | {now:.0f} | {x:.3f} | "
                      f"{'yes' if x <= BUDGET else 'no'} |")
         rows.append([r["shape"], r["cell"], r["threads"], f"{b:.1f}", f"{now:.1f}", f"{x:.3f}",
                      "yes" if x <= BUDGET else "no"])
     if ratios:
         worst = max(ratios, key=lambda p: p[0])
         n_ok = sum(1 for x, _ in ratios if x <= BUDGET)
-        lines += ["", f"{n_ok} of {len(ratios)} configurations within 10 %; the largest ratio {worst[0]:.2f} "
+        lines += ["", f"{n_ok} of {len(ratios)} configurations within 10 %; the largest ratio {worst[0]:.3f} "
                       f"({worst[1]['shape']} {worst[1]['cell']}, {worst[1]['threads']} thr.). Cells without a "
                       "baseline are newer than the baseline's binary."]
+        why = data["prefix"] + "_memory_why"
+        if n_ok < len(ratios) and os.path.isdir(why):
+            readme = os.path.join(why, "README.md")
+            lines += ["", f"Why not within 10 %: [`{rel(why, out)}/`]({rel(readme if os.path.exists(readme) else why, out)})."]
     return lines, rows
 
 
