@@ -9,6 +9,7 @@
 
 #include "base/config_table.h"
 #include "data/batching_config.h"
+#include "data/split_names.h"
 #include "base/rng.h"
 #include "data/vocab.h"
 #include "base/json_reader.h"
@@ -17,12 +18,11 @@ namespace twin {
 
 class Embedding;   // nn/embedding.h; only labelled_text.cc needs its definition
 
-struct TextDataConfig : BatchingConfig {
+struct TextDataConfig : BatchingConfig, SplitNames {   // split names: <dir>/<name>.<task's extension>
   explicit TextDataConfig(int default_batch_size) : BatchingConfig(default_batch_size) {}
 
   std::string dir;        // e.g. data/snli/inhouse, data/sst/sst2
   std::string protocol;   // a plain description for tables, e.g. "SST-2 sentence level, Kim (2014) splits"
-  std::string train = "train", dev = "dev", test = "test";   // split names: <dir>/<name>.<task's extension>
   bool lowercase = false;   // ASCII-lowercase every token when reading
   int min_count = 1;        // training words seen fewer times map to <unk>
   int max_vocab = 0;        // at most this many vocabulary entries, the 2 specials included; 0 = no limit
@@ -38,11 +38,10 @@ void add_text_data_rows(ConfigTable<S>& t, std::function<TextDataConfig&(S&)> at
   };
   using C = TextDataConfig;
   t.required_text("dir", field(&C::dir), "folder of the prepared splits")
-      .required_text("protocol", field(&C::protocol), "a plain description for tables, e.g. \"SST-2 sentence level\"")
-      .text("train", field(&C::train), "training split name: <dir>/<name>.<the task's extension>")
-      .text("dev", field(&C::dev), "dev split name")
-      .text("test", field(&C::test), "test split name")
-      .flag("lowercase", field(&C::lowercase), "ASCII-lowercase every token when reading")
+      .required_text("protocol", field(&C::protocol), "a plain description for tables, e.g. \"SST-2 sentence level\"");
+  add_split_rows<S>(t, [at](S& s) -> SplitNames& { return at(s); },
+                    "training split name: <dir>/<name>.<the task's extension>");
+  t.flag("lowercase", field(&C::lowercase), "ASCII-lowercase every token when reading")
       .integer("min_count", field(&C::min_count), 1, 1 << 30, "training words seen fewer times map to <unk>")
       .integer("max_vocab", field(&C::max_vocab), 0, 1 << 30, "vocabulary entries at most, the 2 specials included; 0 = no limit")
       .text("embeddings", field(&C::embeddings), "GloVe-format text file of word vectors; \"\" = random initialisation");

@@ -11,11 +11,9 @@ namespace twin::cws {
 const ConfigTable<CwsDataConfig>& cws_data_table() {
   return table_once<CwsDataConfig>([]<class C>(ConfigTable<C>& t) {
     t.required_text("dir", &C::dir, "folder of the prepared splits (<split>.seg and <split>.bmes) and the words list")
-        .required_text("protocol", &C::protocol, "a plain description for tables, e.g. \"in-house (b): ...\"")
-        .text("train", &C::train, "training split name")
-        .text("dev", &C::dev, "dev split name")
-        .text("test", &C::test, "test split name")
-        .text("words", &C::words, "training word list, relative to dir (the OOV reference)")
+        .required_text("protocol", &C::protocol, "a plain description for tables, e.g. \"in-house (b): ...\"");
+    add_split_rows<C>(t, [](C& c) -> SplitNames& { return c; }, "training split name");
+    t.text("words", &C::words, "training word list, relative to dir (the OOV reference)")
         .integer("min_count", &C::min_count, 1, 1 << 30, "training characters seen fewer times map to <unk>")
         .flag("bigrams", &C::bigrams, "also feed character bigrams (c_i c_{i+1})");
     add_batching_rows<C>(t, [](C& c) -> BatchingConfig& { return c; }, "sentences", "decoding");

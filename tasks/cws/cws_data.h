@@ -11,16 +11,16 @@
 #include "base/rng.h"
 #include "data/batch.h"
 #include "data/batching_config.h"
+#include "data/split_names.h"
 #include "data/vocab.h"
 #include "base/json_reader.h"
 
 namespace twin::cws {
 
-struct CwsDataConfig : BatchingConfig {
+struct CwsDataConfig : BatchingConfig, SplitNames {   // split names: <dir>/<name>.seg and .bmes
   CwsDataConfig() : BatchingConfig(128) {}  // sentences per training batch (the paper)
   std::string dir;                          // e.g. data/cws/msr_inhouse
   std::string protocol;                     // a plain name for tables, e.g. "in-house (b): gold test split 80/10/10"
-  std::string train = "train", dev = "dev", test = "test";
   std::string words = "train_words.txt";    // OOV reference list
   int min_count = 1;                        // training characters seen fewer times map to <unk>
   bool bigrams = false;                     // also feed character bigrams (c_i c_{i+1})

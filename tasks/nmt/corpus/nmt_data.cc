@@ -13,11 +13,9 @@ const ConfigTable<NmtDataConfig>& nmt_data_table() {
     t.text("dir", &C::dir, "folder of the prepared corpus (python3 data_prep/nmt.py)")
         .text("src", &C::src, "source language suffix: <dir>/<split>.<form>.<src>")
         .text("tgt", &C::tgt, "target language suffix")
-        .choice("form", &C::form, kTextFormNames, "which text the model reads: lowercased Moses tokens or raw")
-        .text("train", &C::train, "training split name")
-        .text("dev", &C::dev, "dev split name")
-        .text("test", &C::test, "test split name")
-        .text_list("extra_tests", &C::extra_tests, "more test splits, translated and scored at the end")
+        .choice("form", &C::form, kTextFormNames, "which text the model reads: lowercased Moses tokens or raw");
+    add_split_rows<C>(t, [](C& c) -> SplitNames& { return c; }, "training split name");
+    t.text_list("extra_tests", &C::extra_tests, "more test splits, translated and scored at the end")
         .text("bpe", &C::bpe, "joint subword model, relative to dir (or bpe_src + bpe_tgt)")
         .text("bpe_src", &C::bpe_src, "source subword model, relative to dir (with bpe_tgt)")
         .text("bpe_tgt", &C::bpe_tgt, "target subword model, relative to dir (with bpe_src)")

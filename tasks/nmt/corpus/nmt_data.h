@@ -15,6 +15,7 @@
 #include "base/rng.h"
 #include "corpus/nmt_batch.h"
 #include "corpus/subword.h"
+#include "data/split_names.h"
 
 namespace twin {
 class JsonReader;
@@ -26,11 +27,11 @@ namespace twin::nmt {
 enum class TextForm { kTok, kRaw };
 inline constexpr NameTable<TextForm, 2> kTextFormNames{{{TextForm::kTok, "tok"}, {TextForm::kRaw, "raw"}}};
 
-struct NmtDataConfig {
+struct NmtDataConfig : SplitNames {   // split names: {dir}/{split}.{form}.{lang}
+  NmtDataConfig() : SplitNames{"train", "val", "test2016"} {}   // Multi30k's
   std::string dir = "data/multi30k";
   std::string src = "en", tgt = "de";
   TextForm form = TextForm::kTok;               // tok (lowercased Moses tokens) | raw
-  std::string train = "train", dev = "val", test = "test2016";
   std::vector<std::string> extra_tests;         // also translated and scored at the end (e.g. newstest2014)
   std::string bpe = "bpe8000/joint.model";      // joint model, relative to dir; or bpe_src + bpe_tgt
   std::string bpe_src, bpe_tgt;
