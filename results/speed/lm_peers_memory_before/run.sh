@@ -7,7 +7,7 @@
 #   sh results/speed/lm_peers_memory_before/run.sh /work/wt_fd07/build_z3/bin/speed
 set -e
 BIN=${1:?the older speed binary}
-OUT=results/speed/lm_peers_memory_before
+OUT=${2:-results/speed/lm_peers_memory_before}   # another folder as a second argument (../lm_peers_memory_why/ reuses the loop)
 for t in 1 2; do
   for shape in small medium; do
     case $shape in small) h=200 ;; medium) h=650 ;; esac
