@@ -5,7 +5,7 @@ RAW_DATA ?= ../shared/data
 export RAW_DATA
 
 # Debian packages the project builds and runs with (checked with dpkg, installed with apt-get as root).
-DEB_PACKAGES := build-essential cmake libeigen3-dev nlohmann-json3-dev libgtest-dev libopenblas-dev libopenblas-openmp-dev libblis-openmp-dev libdnnl-dev \
+DEB_PACKAGES := build-essential cmake libeigen3-dev nlohmann-json3-dev libgtest-dev libopenblas-dev libopenblas-openmp-dev libblis-openmp-dev libdnnl-dev libgoogle-perftools-dev \
                 zlib1g-dev python3-matplotlib fonts-wqy-microhei pkg-config libsentencepiece-dev sentencepiece \
                 libopenmpi-dev openmpi-bin python3-jieba lld python3-optuna python3-psycopg2 postgresql
 

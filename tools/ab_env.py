@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One binary, two environments, the same commands: an A/B sitting of a setting that an environment variable
-chooses (TWIN_MALLOC=glibc against the suite's allocator setting, TWIN_GEMM_BACKENDS=eigen against the
-probe's routing, ...). Each command runs once per side per round, the sides alternating (A B in odd rounds,
+chooses (TWIN_GEMM_BACKENDS=eigen against the probe's routing, TWIN_MALLOC=glibc against the fixed malloc
+thresholds of a build without tcmalloc, ...). Each command runs once per side per round, the sides alternating (A B in odd rounds,
 B A in even ones, so a drift of the machine falls on both); per run the wall time and the child's own peak
 resident set (os.wait4's ru_maxrss) are kept.
 

@@ -8,18 +8,46 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#if defined(TW_HAVE_TCMALLOC)
+#include <gperftools/tcmalloc.h>
+#endif
 
 namespace twin {
 
-AllocatorSetting parse_allocator_setting(const char* twin_malloc, const char* glibc_tunables) {
+bool tcmalloc_linked() {
+#if defined(TW_HAVE_TCMALLOC)
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string tcmalloc_version() {
+#if defined(TW_HAVE_TCMALLOC)
+  int major = 0, minor = 0;
+  const char* patch = nullptr;
+  return tc_version(&major, &minor, &patch);   // e.g. "gperftools 2.10"
+#else
+  return "";
+#endif
+}
+
+AllocatorSetting parse_allocator_setting(const char* twin_malloc, const char* glibc_tunables, bool tcmalloc) {
   AllocatorSetting s;
   const std::string choice = twin_malloc ? twin_malloc : "";
+  TW_CHECK(choice.empty() || choice == "twin" || choice == "glibc", "TWIN_MALLOC=", choice,
+           ": expected 'twin' (the suite's allocator, the default) or 'glibc' (glibc's own thresholds, in a build "
+           "without tcmalloc)");
+  if (tcmalloc) {
+    TW_CHECK(choice != "glibc", "TWIN_MALLOC=glibc: this build's malloc is tcmalloc, linked at build time; "
+             "configure with -DTW_TCMALLOC=OFF for a build on glibc's malloc");
+    s.source = AllocatorSetting::Source::kTcmalloc;
+    return s;
+  }
   if (choice == "glibc") {
     s.source = AllocatorSetting::Source::kGlibc;
     return s;
   }
-  TW_CHECK(choice.empty() || choice == "twin", "TWIN_MALLOC=", choice,
-           ": expected 'twin' (fixed mmap and trim thresholds, the default) or 'glibc' (glibc's own)");
   const std::string tunables = glibc_tunables ? glibc_tunables : "";
   if (choice.empty() && (tunables.find("glibc.malloc.mmap_threshold") != std::string::npos ||
                          tunables.find("glibc.malloc.trim_threshold") != std::string::npos)) {
@@ -48,6 +76,8 @@ const AllocatorSetting& set_allocator() {
 
 std::string allocator_text(const AllocatorSetting& s) {
   switch (s.source) {
+    case AllocatorSetting::Source::kTcmalloc:
+      return "tcmalloc (" + tcmalloc_version() + ", linked; -DTW_TCMALLOC=OFF builds on glibc's malloc)";
     case AllocatorSetting::Source::kTwin:
       if (!s.applied) return "malloc with its own defaults (it refused twinrnn's thresholds: not glibc's malloc)";
       return "glibc malloc, mmap threshold " + std::to_string(s.mmap_threshold >> 20) + " MiB, trim threshold " +
