@@ -9,7 +9,7 @@
 // the speed task's peak RSS rose to 1.1-1.6x that of the build before oneDNN in the small configurations, under
 // every fixed mmap threshold tried (16 and 32 MiB), and one setting's peak differed between processes by up to
 // 1.4x (152.7-216.0 MiB); with the products on Eigen alone it did not rise. Under tcmalloc the same binary's peaks
-// are 0.91-1.09x the older build's, with no page faults in the steady training step
+// are 0.89-1.09x the older build's, with at most 110 page faults per training step (0 in most)
 // (results/speed/lm_peers_memory_why/).
 //
 // Without tcmalloc: glibc's malloc with fixed thresholds. glibc serves every block above its mmap threshold
