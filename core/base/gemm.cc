@@ -195,6 +195,44 @@ void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real
   gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k);
 }
 
+ReusedOperand::~ReusedOperand() { delete packed_; }
+
+void ReusedOperand::new_tape() {
+  uses_ = 0;
+  stale_ = packed_ != nullptr;
+}
+
+void gemm_reused(const Mat& a, ReusedOperand& r, Mat& c, Real alpha, Real beta) {
+  const Mat& b = *r.b_;
+  const bool tb = r.trans_;
+  const Index m = a.rows(), k = a.cols(), n = tb ? b.rows() : b.cols();
+  TW_CHECK(k == (tb ? b.cols() : b.rows()), "gemm_reused: inner dimensions differ: ", shape_str(a), " x ",
+           shape_str(b), (tb ? "^T" : ""));
+  TW_CHECK(c.rows() == m && c.cols() == n, "gemm_reused: output ", shape_str(c), " for ", m, "x", n);
+  ++r.uses_;
+  const bool pack = r.uses_ >= 2 && m > 0 && m < kThinRows && gemm_route(m, n, k) == GemmRoute::kDnnl;
+  if (!pack) {
+    gemm(a, false, b, tb, c, alpha, beta);
+    return;
+  }
+  if (r.packed_ != nullptr && (r.packed_->k() != k || r.packed_->n() != n)) {   // B was resized: start over
+    delete r.packed_;
+    r.packed_ = nullptr;
+  }
+  if (r.packed_ == nullptr) r.packed_ = new DnnlPackedB(b, tb);
+  else if (r.stale_) r.packed_->mark_stale();
+  r.stale_ = false;
+  g_gemm_flops.fetch_add(2 * static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
+                             static_cast<std::uint64_t>(k), std::memory_order_relaxed);
+  if (profile::enabled()) {
+    const Stopwatch sw;
+    r.packed_->gemm(a, c, alpha, beta);
+    profile::add_gemm(m, n, k, false, tb, "dnnl-packed", sw.seconds());
+    return;
+  }
+  r.packed_->gemm(a, c, alpha, beta);
+}
+
 void gemm_eigen(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
   const Index m = c.rows(), n = c.cols(), k = ta ? a.rows() : a.cols();
   const SerialEigen serial;

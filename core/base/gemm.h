@@ -83,6 +83,34 @@ const char* gemm_route_name(GemmRoute r);
 // such as a per-step weight gradient [H,20]x[20,4H] ran slower split: 28 vs 45 GFLOP/s).
 void gemm_eigen(const Mat& a, bool trans_a, const Mat& b, bool trans_b, Mat& c, Real alpha = 1, Real beta = 0);
 
+// op(B) that many products of one tape read (a recurrent weight U: 35 steps of dh_{t-1} = dG_t U^T).
+// gemm_reused(a, b, c) computes what gemm(a, false, b.b(), b.trans(), c) does; from the second product since
+// new_tape() on, when the product is thin (fewer than kThinRows rows) and would go to oneDNN, it runs on a copy of
+// B packed once (DnnlPackedB, gemm_dnnl.h: 1.3-2x on these shapes) instead of B as stored. The first product never
+// packs, so a B read once costs no reorder. B must stay alive, and unchanged from one new_tape() to the next
+// (the graph calls it in clear() and at the end of backward(): an optimizer step changes B in between).
+class DnnlPackedB;
+class ReusedOperand {
+ public:
+  ReusedOperand(const Mat& b, bool trans) : b_(&b), trans_(trans) {}
+  ~ReusedOperand();
+  ReusedOperand(const ReusedOperand&) = delete;
+  ReusedOperand& operator=(const ReusedOperand&) = delete;
+  const Mat& b() const { return *b_; }
+  bool trans() const { return trans_; }
+  bool packed() const { return packed_ != nullptr; }   // a packed copy exists (the products since new_tape() use it)
+  void new_tape();   // B may have changed: count uses from zero, pack again when packing
+
+ private:
+  friend void gemm_reused(const Mat& a, ReusedOperand& b, Mat& c, Real alpha, Real beta);
+  const Mat* b_;
+  bool trans_;
+  long uses_ = 0;
+  bool stale_ = false;   // packed_ holds B's values of an earlier tape
+  DnnlPackedB* packed_ = nullptr;   // owned (a raw pointer: gemm.h does not see DnnlPackedB)
+};
+void gemm_reused(const Mat& a, ReusedOperand& b, Mat& c, Real alpha = 1, Real beta = 0);
+
 // Multiply-add flops (2·m·n·k) of every gemm() call since the last reset, for the speed task's GFLOP/s
 // (torch_speed.md counts GEMM flops only). A relaxed atomic add per call: costs nothing beside a product
 // and never changes a result.

@@ -5,6 +5,7 @@
 #include "base/dnnl_engine.h"
 #include <omp.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -181,6 +182,113 @@ void gemm_dnnl(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha,
                                       b.cols(), beta, c.data(), c.cols());
   TW_CHECK(st == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(st));
 }
+namespace {
+std::atomic<std::uint64_t> g_packed_reorders{0};
+}  // namespace
+
+// One primitive per (m, scaled, accumulate, threads), and one packed copy of B per layout those primitives pick:
+// a batch whose row count changes (the last of an epoch, token-based batches) makes a primitive, not a copy
+// (the layout depends on k and n only on this machine: one for every m from 1 to 63, k x n 2600x650, 650x650,
+// 200x800, 1024x512, on one and two threads; a machine where it differs gets one copy per layout).
+struct DnnlPackedB::Impl {
+  const Mat* b;
+  bool tb;
+  Index k, n;
+  struct Packed {
+    memory::desc desc;
+    memory mem;            // owns its buffer (allocated by oneDNN in the picked layout)
+    dnnl::reorder pack;    // B as stored -> this layout, made once
+    bool fresh = false;    // holds B's current values (mark_stale(): B may have changed)
+  };
+  struct Entry {
+    dnnl::matmul prim;
+    memory::desc a, c, scratch;
+    std::size_t packed;    // index into `packed`
+  };
+  std::vector<Packed> packed;
+  std::map<std::tuple<Index, bool, bool, int>, Entry> entries;
+
+  // The primitive for this form, with B packed into its layout and fresh.
+  Entry& entry(Index m, bool scaled, bool accumulate, int threads) {
+    const auto key = std::make_tuple(m, scaled, accumulate, threads);
+    auto it = entries.find(key);
+    if (it == entries.end()) it = entries.emplace(key, make(m, scaled, accumulate)).first;
+    Entry& e = it->second;
+    Packed& p = packed[e.packed];
+    if (!p.fresh) {
+      memory plain(operand(k, n, tb, tb ? k : n), dnnl_cpu_engine(), const_cast<Real*>(b->data()));
+      p.pack.execute(dnnl_thread_stream(), plain, p.mem);
+      g_packed_reorders.fetch_add(1, std::memory_order_relaxed);
+      p.fresh = true;
+    }
+    return e;
+  }
+
+  Entry make(Index m, bool scaled, bool accumulate) {
+    dnnl::engine& eng = dnnl_cpu_engine();
+    Entry e;
+    e.a = operand(m, k, false, k);
+    e.c = operand(m, n, false, n);
+    const memory::desc any(Dims{k, n}, memory::data_type::f32, memory::format_tag::any);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (scaled) attr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
+    if (accumulate) {
+      dnnl::post_ops ops;
+      ops.append_sum(1.0f);
+      attr.set_post_ops(ops);
+    }
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, any, e.c), attr, eng);
+    e.prim = dnnl::matmul(pd);
+    e.scratch = pd.scratchpad_desc();
+    const memory::desc w = pd.weights_desc();
+    e.packed = packed.size();
+    for (std::size_t i = 0; i < packed.size(); ++i)
+      if (packed[i].desc == w) e.packed = i;
+    if (e.packed == packed.size()) {
+      Packed p;
+      p.desc = w;
+      p.mem = memory(w, eng);
+      p.pack = dnnl::reorder(dnnl::reorder::primitive_desc(eng, operand(k, n, tb, tb ? k : n), eng, w));
+      packed.push_back(std::move(p));
+    }
+    return e;
+  }
+};
+
+DnnlPackedB::DnnlPackedB(const Mat& b, bool trans_b)
+    : impl_(new Impl{&b, trans_b, trans_b ? b.cols() : b.rows(), trans_b ? b.rows() : b.cols(), {}, {}}) {}
+DnnlPackedB::~DnnlPackedB() { delete impl_; }
+void DnnlPackedB::mark_stale() {
+  for (Impl::Packed& p : impl_->packed) p.fresh = false;
+}
+std::size_t DnnlPackedB::packed_copies() const { return impl_->packed.size(); }
+Index DnnlPackedB::k() const { return impl_->k; }
+Index DnnlPackedB::n() const { return impl_->n; }
+
+void DnnlPackedB::gemm(const Mat& a, Mat& c, Real alpha, Real beta) {
+  const Index m = a.rows();
+  TW_CHECK(a.cols() == impl_->k && c.rows() == m && c.cols() == impl_->n, "DnnlPackedB::gemm: ", shape_str(a), " x ",
+           impl_->k, "x", impl_->n, " into ", shape_str(c));
+  if (empty_product(m, impl_->n, impl_->k, c, beta)) return;
+  const bool accumulate = beta != 0;
+  if (accumulate && beta != 1) c *= beta;
+  Impl::Entry& e = impl_->entry(m, alpha != 1, accumulate, dnnl_threads());
+  dnnl::engine& eng = dnnl_cpu_engine();
+  memory ma(e.a, eng, const_cast<Real*>(a.data())), mc(e.c, eng, c.data());
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, impl_->packed[e.packed].mem}, {DNNL_ARG_DST, mc}};
+  float scale = alpha;
+  if (alpha != 1) args.emplace(DNNL_ARG_ATTR_OUTPUT_SCALES, memory({Dims{1}, memory::data_type::f32, Dims{1}}, eng, &scale));
+  thread_local std::vector<std::uint8_t> scratch;
+  if (e.scratch.get_size() > 0) {
+    if (scratch.size() < e.scratch.get_size()) scratch.resize(e.scratch.get_size());
+    args.emplace(DNNL_ARG_SCRATCHPAD, memory(e.scratch, eng, scratch.data()));
+  }
+  e.prim.execute(dnnl_thread_stream(), args);
+}
+
+std::uint64_t dnnl_packed_reorders() { return g_packed_reorders.load(std::memory_order_relaxed); }
 #else
 bool dnnl_available() { return false; }
 std::string dnnl_version() { return ""; }
@@ -193,6 +301,17 @@ void gemm_dnnl(const Mat&, bool, const Mat&, bool, Mat&, Real, Real) {
 void gemm_dnnl_matmul(const Mat&, bool, const Mat&, bool, Mat&, Real, Real) {
   TW_FAIL("gemm_dnnl: this build has no oneDNN (install libdnnl-dev and reconfigure; float builds only)");
 }
+struct DnnlPackedB::Impl {};
+DnnlPackedB::DnnlPackedB(const Mat&, bool) : impl_(nullptr) {
+  TW_FAIL("DnnlPackedB: this build has no oneDNN (install libdnnl-dev and reconfigure; float builds only)");
+}
+DnnlPackedB::~DnnlPackedB() = default;
+void DnnlPackedB::mark_stale() {}
+std::size_t DnnlPackedB::packed_copies() const { return 0; }
+Index DnnlPackedB::k() const { return 0; }
+Index DnnlPackedB::n() const { return 0; }
+void DnnlPackedB::gemm(const Mat&, Mat&, Real, Real) { TW_FAIL("DnnlPackedB: this build has no oneDNN"); }
+std::uint64_t dnnl_packed_reorders() { return 0; }
 #endif
 
 }  // namespace twin

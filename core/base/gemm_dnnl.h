@@ -3,6 +3,7 @@
 // gemm_blis, so that dnnl.hpp is compiled only where it is used (here and ops/dnnl_rnn.cc, base/dnnl_engine.h).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "base/real.h"
@@ -37,5 +38,37 @@ constexpr bool dnnl_matmul_takes(Index m, Index k, bool trans_a, bool trans_b) {
 }
 // Primitives in gemm_dnnl_matmul's cache (for the tests).
 std::size_t dnnl_cached_primitives();
+
+// op(B) packed once, for many products A op(B) with the same B: the per-step recurrent products of a tape
+// (dh_{t-1} = dG_t U^T, 20 rows, 35 steps). A matmul primitive per (m, alpha kind, beta kind, threads) is made
+// with its weights in the layout it picks (format "any"); B is reordered into each layout once (one copy per
+// layout) and again after mark_stale(), where dnnl_sgemm and the plain-layout primitive read the row-major B
+// afresh in every call. Measured on the Zen 5 EPYC, quiet, one sequence of 35 calls with
+// the reorder counted (results/speed/lm_peers_profile/packed_u_bench.md): the medium LSTM's 20x2600x650 A B^T
+// at 301-318 GFLOP/s on two threads against 228-233 (primitive, plain layout) and 113-129 (dnnl_sgemm); one
+// thread 183-192 against 139-145; ATR's 20x650x650 A B^T 293-300 against 158-162 (dnnl_sgemm, its route). The
+// forward form A B gains little or loses (ATR's 269-297 against 310-322): only matmul's input gradient uses it.
+// Only valid when dnnl_available(); B must stay alive, and unchanged from one mark_stale() to the next.
+class DnnlPackedB {
+ public:
+  DnnlPackedB(const Mat& b, bool trans_b);
+  ~DnnlPackedB();
+  DnnlPackedB(const DnnlPackedB&) = delete;
+  DnnlPackedB& operator=(const DnnlPackedB&) = delete;
+  Index k() const;   // op(B) is k x n
+  Index n() const;
+  // C = beta C + alpha A op(B): A is m x k (not transposed), C m x n and sized.
+  void gemm(const Mat& a, Mat& c, Real alpha, Real beta);
+  // B's values may have changed (an optimizer step): the next product packs it again, into the same buffers.
+  void mark_stale();
+  // Packed copies of B held (one per layout the products' primitives picked; for the tests).
+  std::size_t packed_copies() const;
+
+ private:
+  struct Impl;
+  Impl* impl_;
+};
+// Reorders of B into a packed layout since the process began (for the tests: once per B, rows and form).
+std::uint64_t dnnl_packed_reorders();
 
 }  // namespace twin

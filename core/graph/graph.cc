@@ -225,6 +225,19 @@ void Graph::backward(Var loss) {
   const Stopwatch sw;
   flush_deferred();
   if (profile::enabled()) profile::add_backward("deferred weight gradients", sw.seconds());
+  new_tape_for_reused();   // the optimizer may step now
+}
+
+ReusedOperand* Graph::reused_param(NodeId w, bool trans) {
+  Param* p = param_of(w);
+  if (p == nullptr) return nullptr;
+  std::unique_ptr<ReusedOperand>& r = reused_[{p, trans}];
+  if (!r) r = std::make_unique<ReusedOperand>(value(w), trans);
+  return r.get();
+}
+
+void Graph::new_tape_for_reused() {
+  for (auto& [key, r] : reused_) r->new_tape();
 }
 
 void Graph::release_grad(Node& n) {
@@ -252,6 +265,7 @@ void Graph::clear() {
   param_nodes_.clear();
   deferred_.clear();
   deferred_reads_.clear();
+  new_tape_for_reused();
   prof_last_ = std::chrono::steady_clock::now();
 }
 

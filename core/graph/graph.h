@@ -16,12 +16,14 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "base/check.h"
+#include "base/gemm.h"
 #include "base/real.h"
 #include "graph/param.h"
 
@@ -91,6 +93,11 @@ class Graph {
   // must stay valid until backward() ends (a node's value or gradient does). The weight's gradient is
   // complete only after backward() returns; no backward closure reads a weight gradient.
   void defer_weight_grad(NodeId w, const Mat* x, const Mat* dy);
+  // A parameter's value as the right operand of many products of this tape (gemm_reused, base/gemm.h: the
+  // per-step recurrent products pack it once); nullptr when `w` is not a parameter. One per parameter and
+  // orientation, kept across batches (its packed buffers are reused) and told at clear() and at the end of
+  // backward() that the value may change (the optimizer steps in between), so it packs again.
+  ReusedOperand* reused_param(NodeId w, bool trans);
 
   struct PoolStats {
     long takes = 0;       // buffers asked for through take()/take_zero()/grad()
@@ -158,6 +165,8 @@ class Graph {
     std::vector<std::pair<const Mat*, const Mat*>> xy;   // (x, dy) per recorded product
   };
   std::vector<Deferred> deferred_;
+  std::map<std::pair<const Param*, bool>, std::unique_ptr<ReusedOperand>> reused_;
+  void new_tape_for_reused();
   std::unordered_set<const Mat*> deferred_reads_;   // every x and dy of deferred_: backward() keeps them
   bool keep_grads_ = false;
   void flush_deferred();
