@@ -102,6 +102,23 @@ class PeersTable(unittest.TestCase):
             md = read(out)
             self.assertIn("| ATR >= 1.3x our LSTM, medium (train) | 1 thr. | 1.16x (ATR > GRU > LSTM: not kept) | not met |", md)
 
+    def test_own_process_peak_beside_the_verdict(self):
+        # GRU's rounds measured 48 of 80, 45 of 100 and 57 of 95 (fractions 0.60, 0.45, 0.60: median 0.60, the
+        # middle of three); a failed run and another cell's run are not counted. The verdict keeps the stated
+        # rule (50 % of the summary's peak): not met.
+        rep = report()
+        run = lambda cell, g, peak, ok=True: {"program": "twinrnn", "cell": cell, "shape": "medium", "threads": 1,
+                                              "ok": ok, "train_gflops": g, "fma_peak_gflops": peak}
+        rep["runs"] = [run("gru", 48, 80), run("gru", 45, 100), run("gru", 57, 95), run("gru", 99, 100, ok=False),
+                       run("lstm", 10, 100)]
+        with tempfile.TemporaryDirectory() as tmp:
+            p, out = self.run_script(tmp, rep)
+            md = read(out)
+            self.assertIn("| medium training >= 60 % of the true peak | gru, 1 thr. | 50.0 % of 100.0 GFLOP/s (512-bit); "
+                          "of each process's own peak: 60.0 % (median) | not met |", md)
+            self.assertIn("| lstm, 1 thr. | 70.0 % of 100.0 GFLOP/s (512-bit); of each process's own peak: 10.0 % (median) | met |", md)
+            self.assertIn("| atr, 1 thr. | 65.0 % of 100.0 GFLOP/s (512-bit) | met |", md)
+
     def test_missing_and_broken_reports_write_nothing(self):
         with tempfile.TemporaryDirectory() as tmp:
             p, out = self.run_script(tmp)
