@@ -12,33 +12,25 @@
 
 #include "base/gemm.h"
 #include "base/gemm_dnnl.h"
-#include "base/rng.h"
 #include "base/threads.h"
 #include "graph/graph.h"
 #include "ops/ops.h"
+#include "test_util.h"
 
 namespace twin {
 namespace {
 
-using PackedMatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-Mat packed_random(Index r, Index c, std::uint64_t seed) {
-  Rng rng(seed);
-  Mat m(r, c);
-  rng.fill_uniform(m, -1, 1);
-  return m;
-}
+using test::max_abs_diff;
+using test::uniform_mat;
 
 // beta C0 + alpha A op(B) in double.
 Mat packed_reference(const Mat& a, const Mat& b, bool tb, const Mat& c0, double alpha, double beta) {
-  PackedMatD bd = b.cast<double>();
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> bd = b.cast<double>(), r;
   if (tb) bd.transposeInPlace();
-  PackedMatD r = alpha * (a.cast<double>() * bd);
+  r = alpha * (a.cast<double>() * bd);
   if (beta != 0) r += beta * c0.cast<double>();
   return r.cast<Real>();
 }
-
-double max_diff(const Mat& x, const Mat& y) { return (x - y).cwiseAbs().maxCoeff(); }
 
 class PackedB : public ::testing::Test {
  protected:
@@ -56,7 +48,7 @@ TEST_F(PackedB, MatchesTheReferenceInEveryForm) {
     set_num_threads(threads);
     for (bool tb : {false, true})
       for (const auto& [k, n] : std::vector<std::pair<Index, Index>>{{37, 23}, {200, 200}, {130, 301}, {1, 5}}) {
-        const Mat b = tb ? packed_random(n, k, 2) : packed_random(k, n, 2);
+        const Mat b = tb ? uniform_mat(n, k, 2) : uniform_mat(k, n, 2);
         const Mat b_in = b;
         DnnlPackedB p(b, tb);
         EXPECT_EQ(p.k(), k);
@@ -64,14 +56,14 @@ TEST_F(PackedB, MatchesTheReferenceInEveryForm) {
         for (Index m : {20, 1, 7, 20, 33})
           for (double alpha : {1.0, -0.5})
             for (double beta : {0.0, 1.0, 0.25}) {
-              const Mat a = packed_random(m, k, 1), c0 = packed_random(m, n, 3);
+              const Mat a = uniform_mat(m, k, 1), c0 = uniform_mat(m, n, 3);
               Mat c = beta == 0 ? Mat::Constant(m, n, std::nanf("")) : c0;   // beta 0 never reads C
               p.gemm(a, c, static_cast<Real>(alpha), static_cast<Real>(beta));
               const std::string what = std::to_string(threads) + " thr " + std::to_string(m) + "x" +
                                        std::to_string(k) + "x" + std::to_string(n) + " tb=" + std::to_string(tb) +
                                        " alpha=" + std::to_string(alpha) + " beta=" + std::to_string(beta);
               ASSERT_TRUE(c.allFinite()) << what;
-              EXPECT_LE(max_diff(c, packed_reference(a, b, tb, c0, alpha, beta)), 4e-6 * static_cast<double>(k) + 1e-6)
+              EXPECT_LE(max_abs_diff(c, packed_reference(a, b, tb, c0, alpha, beta)), 4e-6 * static_cast<double>(k) + 1e-6)
                   << what;
             }
         EXPECT_TRUE(b == b_in);
@@ -84,9 +76,9 @@ TEST_F(PackedB, MatchesTheReferenceInEveryForm) {
 // B had then (a change of B is not seen) until mark_stale(), after which the next product packs B again.
 TEST_F(PackedB, PacksOncePerLayoutAndAgainWhenStale) {
   set_num_threads(1);
-  Mat b = packed_random(90, 60, 4);   // op(B) = B^T: 60 x 90
+  Mat b = uniform_mat(90, 60, 4);   // op(B) = B^T: 60 x 90
   DnnlPackedB p(b, true);
-  const Mat a = packed_random(20, 60, 5);
+  const Mat a = uniform_mat(20, 60, 5);
   Mat c(20, 90);
   const auto r0 = dnnl_packed_reorders();
   p.gemm(a, c, 1, 0);
@@ -94,22 +86,22 @@ TEST_F(PackedB, PacksOncePerLayoutAndAgainWhenStale) {
   EXPECT_EQ(dnnl_packed_reorders(), r0 + 1);
   EXPECT_EQ(p.packed_copies(), 1u);
   for (Index m = 1; m < 64; m += 3) {   // other primitives: accumulating, other row counts
-    const Mat am = packed_random(m, 60, 6);
+    const Mat am = uniform_mat(m, 60, 6);
     Mat cm = Mat::Zero(m, 90);
     p.gemm(am, cm, 1, 1);
-    EXPECT_LE(max_diff(cm, packed_reference(am, b, true, Mat::Zero(m, 90), 1, 0)), 4e-6 * 60) << m;
+    EXPECT_LE(max_abs_diff(cm, packed_reference(am, b, true, Mat::Zero(m, 90), 1, 0)), 4e-6 * 60) << m;
   }
   EXPECT_EQ(dnnl_packed_reorders() - r0, p.packed_copies()) << "one reorder per packed copy";
   std::printf("[ info     ] 22 primitives of B^T 60x90 share %zu packed copies\n", p.packed_copies());
   const Mat old_b = b;
   b *= Real(-2);   // an optimizer step, not announced
   p.gemm(a, c, 1, 0);
-  EXPECT_LE(max_diff(c, packed_reference(a, old_b, true, c, 1, 0)), 1e-4) << "the packed copy should be the old B";
+  EXPECT_LE(max_abs_diff(c, packed_reference(a, old_b, true, c, 1, 0)), 1e-4) << "the packed copy should be the old B";
   const auto r1 = dnnl_packed_reorders();
   p.mark_stale();
   p.gemm(a, c, 1, 0);
   EXPECT_EQ(dnnl_packed_reorders(), r1 + 1) << "only the copy this product reads is packed again";
-  EXPECT_LE(max_diff(c, packed_reference(a, b, true, c, 1, 0)), 1e-4);
+  EXPECT_LE(max_abs_diff(c, packed_reference(a, b, true, c, 1, 0)), 1e-4);
 }
 
 // gemm_reused: the first product since new_tape() runs on B as stored (no reorder), the later thin ones on the
@@ -118,10 +110,10 @@ TEST_F(PackedB, PacksOncePerLayoutAndAgainWhenStale) {
 TEST_F(PackedB, ReusedOperandPacksFromTheSecondThinProduct) {
   if (!gemm_backends().dnnl) GTEST_SKIP() << "gemm() does not route to oneDNN here (" << gemm_backends_text() << ")";
   set_num_threads(1);
-  Mat u = packed_random(128, 256, 6);   // dh = dG U^T: 20 x 256 times (128 x 256)^T
+  Mat u = uniform_mat(128, 256, 6);   // dh = dG U^T: 20 x 256 times (128 x 256)^T
   ReusedOperand r(u, true);
   ASSERT_EQ(gemm_route(20, 128, 256), GemmRoute::kDnnl);
-  const Mat dg = packed_random(20, 256, 7);
+  const Mat dg = uniform_mat(20, 256, 7);
   Mat c = Mat::Zero(20, 128);
   const auto r0 = dnnl_packed_reorders();
   gemm_reused(dg, r, c, 1, 1);
@@ -130,7 +122,7 @@ TEST_F(PackedB, ReusedOperandPacksFromTheSecondThinProduct) {
   for (int step = 0; step < 3; ++step) gemm_reused(dg, r, c, 1, 1);
   EXPECT_TRUE(r.packed());
   EXPECT_EQ(dnnl_packed_reorders(), r0 + 1);
-  EXPECT_LE(max_diff(c, packed_reference(dg, u, true, Mat::Zero(20, 128), 4, 0)), 4e-6 * 256 * 4);
+  EXPECT_LE(max_abs_diff(c, packed_reference(dg, u, true, Mat::Zero(20, 128), 4, 0)), 4e-6 * 256 * 4);
 
   u *= Real(0.5);   // the optimizer steps between tapes
   r.new_tape();
@@ -139,14 +131,14 @@ TEST_F(PackedB, ReusedOperandPacksFromTheSecondThinProduct) {
   EXPECT_EQ(dnnl_packed_reorders(), r0 + 1);
   gemm_reused(dg, r, c, 1, 1);   // second: packed again from the new values
   EXPECT_EQ(dnnl_packed_reorders(), r0 + 2);
-  EXPECT_LE(max_diff(c, packed_reference(dg, u, true, Mat::Zero(20, 128), 2, 0)), 4e-6 * 256 * 2);
+  EXPECT_LE(max_abs_diff(c, packed_reference(dg, u, true, Mat::Zero(20, 128), 2, 0)), 4e-6 * 256 * 2);
 
-  const Mat thick = packed_random(kThinRows, 256, 8);
+  const Mat thick = uniform_mat(kThinRows, 256, 8);
   Mat ct(kThinRows, 128);
   ReusedOperand rt(u, true);
   for (int i = 0; i < 3; ++i) gemm_reused(thick, rt, ct);
   EXPECT_FALSE(rt.packed());
-  EXPECT_LE(max_diff(ct, packed_reference(thick, u, true, ct, 1, 0)), 4e-6 * 256);
+  EXPECT_LE(max_abs_diff(ct, packed_reference(thick, u, true, ct, 1, 0)), 4e-6 * 256);
 
   const GemmBackends saved = gemm_backends();
   set_gemm_backends(GemmBackends{false, false, false});   // Eigen only: nothing goes to oneDNN
@@ -155,7 +147,7 @@ TEST_F(PackedB, ReusedOperandPacksFromTheSecondThinProduct) {
   set_gemm_backends(saved);
   EXPECT_FALSE(re.packed());
   EXPECT_EQ(dnnl_packed_reorders(), r0 + 2);
-  EXPECT_LE(max_diff(c, packed_reference(dg, u, true, c, 1, 0)), 4e-6 * 256);
+  EXPECT_LE(max_abs_diff(c, packed_reference(dg, u, true, c, 1, 0)), 4e-6 * 256);
 }
 
 // A recurrence h_t = tanh(h_{t-1} U + x_t) over 6 steps on the tape, two batches with an SGD step on U between
@@ -166,7 +158,7 @@ TEST_F(PackedB, RecurrentTapeGradientsEqualUnpackedAcrossOptimizerSteps) {
   set_num_threads(2);
   constexpr Index kB = 20, kH = 128, kT = 6;
   std::vector<Mat> xs;
-  for (Index t = 0; t < kT; ++t) xs.push_back(packed_random(kB, kH, 20 + static_cast<std::uint64_t>(t)));
+  for (Index t = 0; t < kT; ++t) xs.push_back(uniform_mat(kB, kH, 20 + static_cast<std::uint64_t>(t)));
   auto run = [&](Graph& g, Param& u, std::vector<Mat>& dxs) {
     g.clear();
     u.grad.setZero();
@@ -185,7 +177,7 @@ TEST_F(PackedB, RecurrentTapeGradientsEqualUnpackedAcrossOptimizerSteps) {
   };
   Param pu;
   pu.name = "U";
-  pu.value = packed_random(kH, kH, 9) * Real(0.3);
+  pu.value = uniform_mat(kH, kH, 9) * Real(0.3);
   pu.grad = Mat::Zero(kH, kH);
   Param ru = pu;
   Graph gp, gr;
@@ -199,8 +191,8 @@ TEST_F(PackedB, RecurrentTapeGradientsEqualUnpackedAcrossOptimizerSteps) {
     run(gr, ru, dr);
     set_gemm_backends(saved);
     const double scale_u = std::max(1.0, static_cast<double>(ru.grad.cwiseAbs().maxCoeff()));
-    EXPECT_LE(max_diff(pu.grad, ru.grad), 2e-5 * scale_u) << "batch " << batch;
-    for (Index t = 0; t < kT; ++t) EXPECT_LE(max_diff(dp[static_cast<size_t>(t)], dr[static_cast<size_t>(t)]), 1e-4) << t;
+    EXPECT_LE(max_abs_diff(pu.grad, ru.grad), 2e-5 * scale_u) << "batch " << batch;
+    for (Index t = 0; t < kT; ++t) EXPECT_LE(max_abs_diff(dp[static_cast<size_t>(t)], dr[static_cast<size_t>(t)]), 1e-4) << t;
     // The optimizer's step, the same on both copies of U (0.2 at the largest entry): the next tape must pack
     // the new U (with the graph's new_tape() calls removed, batch 1's gradients differ by far more than the
     // tolerance: tried when this test was written).

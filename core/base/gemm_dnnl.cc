@@ -78,13 +78,9 @@ memory::desc operand(Index rows, Index cols, bool trans, Index ld) {
   return memory::desc(Dims{rows, cols}, memory::data_type::f32, trans ? Dims{1, ld} : Dims{ld, 1});
 }
 
-Cached make(const Key& key) {
-  const auto [m, n, k, ta, tb, scaled, accumulate, threads] = key;
-  (void)threads;   // oneDNN reads it from OpenMP itself; in the key so that another count gets its own primitive
-  Cached e;
-  e.a = operand(m, k, ta, ta ? m : k);
-  e.b = operand(k, n, tb, tb ? k : n);
-  e.c = operand(m, n, false, n);
+// A product primitive's attributes: our own scratchpad (run_product), a runtime output scale when alpha != 1
+// (so any alpha shares the primitive), and a sum post-op when C is accumulated into.
+dnnl::primitive_attr product_attr(bool scaled, bool accumulate) {
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   if (scaled) attr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
@@ -93,7 +89,34 @@ Cached make(const Key& key) {
     ops.append_sum(1.0f);
     attr.set_post_ops(ops);
   }
-  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, e.b, e.c), attr, dnnl_cpu_engine());
+  return attr;
+}
+
+// Runs a product primitive made with product_attr: alpha as its runtime scale, a per-thread scratchpad that
+// grows to the largest any primitive asked for.
+void run_product(const dnnl::matmul& prim, const memory::desc& scratch_desc, const memory& src,
+                 const memory& weights, const memory& dst, Real alpha) {
+  dnnl::engine& eng = dnnl_cpu_engine();
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+  float scale = alpha;
+  if (alpha != 1) args.emplace(DNNL_ARG_ATTR_OUTPUT_SCALES, memory({Dims{1}, memory::data_type::f32, Dims{1}}, eng, &scale));
+  thread_local std::vector<std::uint8_t> scratch;
+  if (scratch_desc.get_size() > 0) {
+    if (scratch.size() < scratch_desc.get_size()) scratch.resize(scratch_desc.get_size());
+    args.emplace(DNNL_ARG_SCRATCHPAD, memory(scratch_desc, eng, scratch.data()));
+  }
+  prim.execute(dnnl_thread_stream(), args);
+}
+
+Cached make(const Key& key) {
+  const auto [m, n, k, ta, tb, scaled, accumulate, threads] = key;
+  (void)threads;   // oneDNN reads it from OpenMP itself; in the key so that another count gets its own primitive
+  Cached e;
+  e.a = operand(m, k, ta, ta ? m : k);
+  e.b = operand(k, n, tb, tb ? k : n);
+  e.c = operand(m, n, false, n);
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, e.b, e.c), product_attr(scaled, accumulate),
+                                        dnnl_cpu_engine());
   e.scratch = pd.scratchpad_desc();
   e.prim = dnnl::matmul(pd);
   return e;
@@ -161,17 +184,8 @@ void gemm_dnnl_matmul(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real
   if (accumulate && beta != 1) c *= beta;   // then C += alpha op(A) op(B) through the sum post-op
   const Cached& e = lookup(Key{m, n, k, ta, tb, alpha != 1, accumulate, dnnl_threads()});
   dnnl::engine& eng = dnnl_cpu_engine();
-  memory ma(e.a, eng, const_cast<Real*>(a.data())), mb(e.b, eng, const_cast<Real*>(b.data())),
-      mc(e.c, eng, c.data());
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}};
-  float scale = alpha;
-  if (alpha != 1) args.emplace(DNNL_ARG_ATTR_OUTPUT_SCALES, memory({Dims{1}, memory::data_type::f32, Dims{1}}, eng, &scale));
-  thread_local std::vector<std::uint8_t> scratch;
-  if (e.scratch.get_size() > 0) {
-    if (scratch.size() < e.scratch.get_size()) scratch.resize(e.scratch.get_size());
-    args.emplace(DNNL_ARG_SCRATCHPAD, memory(e.scratch, eng, scratch.data()));
-  }
-  e.prim.execute(dnnl_thread_stream(), args);
+  run_product(e.prim, e.scratch, memory(e.a, eng, const_cast<Real*>(a.data())),
+              memory(e.b, eng, const_cast<Real*>(b.data())), memory(e.c, eng, c.data()), alpha);
 }
 
 void gemm_dnnl(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
@@ -230,15 +244,7 @@ struct DnnlPackedB::Impl {
     e.a = operand(m, k, false, k);
     e.c = operand(m, n, false, n);
     const memory::desc any(Dims{k, n}, memory::data_type::f32, memory::format_tag::any);
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (scaled) attr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
-    if (accumulate) {
-      dnnl::post_ops ops;
-      ops.append_sum(1.0f);
-      attr.set_post_ops(ops);
-    }
-    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, any, e.c), attr, eng);
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.a, any, e.c), product_attr(scaled, accumulate), eng);
     e.prim = dnnl::matmul(pd);
     e.scratch = pd.scratchpad_desc();
     const memory::desc w = pd.weights_desc();
@@ -275,17 +281,8 @@ void DnnlPackedB::gemm(const Mat& a, Mat& c, Real alpha, Real beta) {
   if (accumulate && beta != 1) c *= beta;
   Impl::Entry& e = impl_->entry(m, alpha != 1, accumulate, dnnl_threads());
   dnnl::engine& eng = dnnl_cpu_engine();
-  memory ma(e.a, eng, const_cast<Real*>(a.data())), mc(e.c, eng, c.data());
-  std::unordered_map<int, memory> args{
-      {DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, impl_->packed[e.packed].mem}, {DNNL_ARG_DST, mc}};
-  float scale = alpha;
-  if (alpha != 1) args.emplace(DNNL_ARG_ATTR_OUTPUT_SCALES, memory({Dims{1}, memory::data_type::f32, Dims{1}}, eng, &scale));
-  thread_local std::vector<std::uint8_t> scratch;
-  if (e.scratch.get_size() > 0) {
-    if (scratch.size() < e.scratch.get_size()) scratch.resize(e.scratch.get_size());
-    args.emplace(DNNL_ARG_SCRATCHPAD, memory(e.scratch, eng, scratch.data()));
-  }
-  e.prim.execute(dnnl_thread_stream(), args);
+  run_product(e.prim, e.scratch, memory(e.a, eng, const_cast<Real*>(a.data())), impl_->packed[e.packed].mem,
+              memory(e.c, eng, c.data()), alpha);
 }
 
 std::uint64_t dnnl_packed_reorders() { return g_packed_reorders.load(std::memory_order_relaxed); }

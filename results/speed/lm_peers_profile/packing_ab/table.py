@@ -20,8 +20,8 @@ def rspread(v):
     return f"{statistics.median(v):.2f} ({min(v):.2f}–{max(v):.2f})" if v else "–"
 
 
-def main():
-    d = sys.argv[1] if len(sys.argv) > 1 else HERE
+def table_lines(d):
+    """The lines of table.md from the runs in d/runs."""
     runs = {}
     for path in glob.glob(os.path.join(d, "runs", "*.json")):
         m = re.match(r"(old|new|onednn)_(\w+)_(small|medium)_t(\d)_r(\d+)\.json$", os.path.basename(path))
@@ -47,10 +47,15 @@ def main():
             lines.append(f"| {cell} | {shape}, {thr} | {'training' if phase == 'train' else 'inference'} | "
                          f"{spread(val['old'])} | {spread(val['new'])} | {spread(val['onednn'])} | "
                          f"{rspread(pair('new', 'old'))} | {rspread(pair('old', 'onednn'))} | {rspread(pair('new', 'onednn'))} |")
-    lines.append("")
+    return lines + [""]
+
+
+def main():
+    d = sys.argv[1] if len(sys.argv) > 1 else HERE
+    text = "\n".join(table_lines(d))
     with open(os.path.join(d, "table.md"), "w") as f:
-        f.write("\n".join(lines))
-    print("\n".join(lines))
+        f.write(text)
+    print(text)
 
 
 if __name__ == "__main__":
