@@ -18,6 +18,7 @@ re-derive from the runs it lists (their reports are kept in <peers>.runs/). Goal
 A missing or broken report is named on stderr and nothing is written (exit 0: the other tables stand).
 """
 import argparse
+import statistics
 import sys
 
 from run_files import RunError, md_table, read_json, report, write_csv, write_text, csv_path
@@ -67,13 +68,10 @@ def find(items, **kw):
 def own_peak_fraction(rep, cell, threads):
     """The median over rounds of each of our medium runs' training GFLOP/s over the peak its own process measured
     (the peak differs from process to process; the verdict's rule takes the highest): None without such runs."""
-    fs = sorted(r["train_gflops"] / r["fma_peak_gflops"] for r in rep.get("runs", [])
-                if r.get("program") == "twinrnn" and r.get("ok") and r.get("cell") == cell and r.get("shape") == "medium"
-                and r.get("threads") == threads and r.get("fma_peak_gflops", 0) > 0 and "train_gflops" in r)
-    if not fs:
-        return None
-    n = len(fs)
-    return fs[n // 2] if n % 2 else (fs[n // 2 - 1] + fs[n // 2]) / 2
+    fs = [r["train_gflops"] / r["fma_peak_gflops"] for r in rep.get("runs", [])
+          if r.get("program") == "twinrnn" and r.get("ok") and r.get("cell") == cell and r.get("shape") == "medium"
+          and r.get("threads") == threads and r.get("fma_peak_gflops", 0) > 0 and "train_gflops" in r]
+    return statistics.median(fs) if fs else None
 
 
 def goals(rep):

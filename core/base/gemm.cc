@@ -172,6 +172,23 @@ void gemm_routed(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alph
 }
 }  // namespace
 
+namespace {
+// Runs one product, adding its 2 m n k flops to the counter and, when profiling, its time under the route name
+// that route() gives.
+template <typename Run, typename Route>
+void counted(Index m, Index n, Index k, bool ta, bool tb, Run run, Route route) {
+  g_gemm_flops.fetch_add(2 * static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
+                             static_cast<std::uint64_t>(k), std::memory_order_relaxed);
+  if (!profile::enabled()) {
+    run();
+    return;
+  }
+  const Stopwatch sw;
+  run();
+  profile::add_gemm(m, n, k, ta, tb, route(), sw.seconds());
+}
+}  // namespace
+
 void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {
   const Index m = ta ? a.cols() : a.rows();
   const Index k = ta ? a.rows() : a.cols();
@@ -180,26 +197,18 @@ void gemm(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real
   TW_CHECK(k == kb, "gemm: inner dimensions differ: ", shape_str(a), (ta ? "^T" : ""), " x ", shape_str(b),
            (tb ? "^T" : ""));
   TW_CHECK(c.rows() == m && c.cols() == n, "gemm: output ", shape_str(c), " for ", m, "x", n);
-  g_gemm_flops.fetch_add(2 * static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
-                             static_cast<std::uint64_t>(k), std::memory_order_relaxed);
   if (m == 0 || n == 0) return;
-  if (profile::enabled()) {
-    const Stopwatch sw;
-    gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k);
+  counted(m, n, k, ta, tb, [&] { gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k); }, [&] {
     const GemmRoute r = gemm_route(m, n, k);
-    profile::add_gemm(m, n, k, ta, tb,
-                      r == GemmRoute::kDnnl && dnnl_matmul_takes(m, k, ta, tb) ? "dnnl-matmul" : gemm_route_name(r),
-                      sw.seconds());
-    return;
-  }
-  gemm_routed(a, ta, b, tb, c, alpha, beta, m, n, k);
+    return r == GemmRoute::kDnnl && dnnl_matmul_takes(m, k, ta, tb) ? "dnnl-matmul" : gemm_route_name(r);
+  });
 }
 
 ReusedOperand::~ReusedOperand() { delete packed_; }
 
 void ReusedOperand::new_tape() {
   uses_ = 0;
-  stale_ = packed_ != nullptr;
+  if (packed_ != nullptr) packed_->mark_stale();
 }
 
 void gemm_reused(const Mat& a, ReusedOperand& r, Mat& c, Real alpha, Real beta) {
@@ -220,17 +229,7 @@ void gemm_reused(const Mat& a, ReusedOperand& r, Mat& c, Real alpha, Real beta) 
     r.packed_ = nullptr;
   }
   if (r.packed_ == nullptr) r.packed_ = new DnnlPackedB(b, tb);
-  else if (r.stale_) r.packed_->mark_stale();
-  r.stale_ = false;
-  g_gemm_flops.fetch_add(2 * static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) *
-                             static_cast<std::uint64_t>(k), std::memory_order_relaxed);
-  if (profile::enabled()) {
-    const Stopwatch sw;
-    r.packed_->gemm(a, c, alpha, beta);
-    profile::add_gemm(m, n, k, false, tb, "dnnl-packed", sw.seconds());
-    return;
-  }
-  r.packed_->gemm(a, c, alpha, beta);
+  counted(m, n, k, false, tb, [&] { r.packed_->gemm(a, c, alpha, beta); }, [] { return "dnnl-packed"; });
 }
 
 void gemm_eigen(const Mat& a, bool ta, const Mat& b, bool tb, Mat& c, Real alpha, Real beta) {

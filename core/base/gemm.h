@@ -106,7 +106,6 @@ class ReusedOperand {
   const Mat* b_;
   bool trans_;
   long uses_ = 0;
-  bool stale_ = false;   // packed_ holds B's values of an earlier tape
   DnnlPackedB* packed_ = nullptr;   // owned (a raw pointer: gemm.h does not see DnnlPackedB)
 };
 void gemm_reused(const Mat& a, ReusedOperand& b, Mat& c, Real alpha = 1, Real beta = 0);
