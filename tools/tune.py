@@ -212,7 +212,32 @@ class Worker:
         self.ran = 0
         self.studies = []   # (space, cell, arm, study, binary, extra sets)
 
+    def refuse_unimported(self):
+        """Before any study is created: one that a folder this sweep imported from holds (import only takes
+        the spaces it is named) would otherwise start again from its first slot (tune_import's docstring)."""
+        import tune_import
+        existing = {s.study_name for s in self.storage.get_all_studies()}
+        held = []
+        for sp in self.spaces:
+            for cell in sp.cells:
+                for arm in sp.arms:
+                    name = sp.study_name(cell, arm)
+                    folder = None if name in existing else \
+                        tune_import.held_by_a_source(self.sweep, name, sp.fingerprint(cell, arm))
+                    if folder is not None:
+                        held.append((sp, folder))
+        if held:
+            spaces = " ".join(dict.fromkeys(str(sp.path) for sp, _ in held))
+            raise RuntimeError(
+                f"{len(held)} stud{'y' if len(held) == 1 else 'ies'} of these spaces {'is' if len(held) == 1 else 'are'}"
+                f" not in this sweep but in a folder it imported from ({self.sweep / tune_import.SOURCES}): "
+                f"{', '.join(str(f) for _, f in held[:6])}{' ...' if len(held) > 6 else ''}; import "
+                f"{'it' if len(held) == 1 else 'them'} first (tools/tune.py import {spaces} --sweep {self.sweep} "
+                f"--from DIR [--unfinished-from DIR] [--replay]) instead of starting again from the first slot; "
+                f"nothing was created")
+
     def prepare(self):
+        self.refuse_unimported()
         for sp in self.spaces:
             pin = pinned_binary(sp.task, self.sweep, self.args.bin)
             for cell in sp.cells:

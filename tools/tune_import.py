@@ -34,6 +34,13 @@ worker does for an interrupted trial; a waiting slot stays waiting. The sampler 
 from (seed, k) alone (random search), so the slots left get the parameters they would have had. The same
 checks hold (fingerprint, matched size, binary or --replay on one of its finished trials); a study found
 finished in --from is taken from there.
+
+Import takes only the spaces it is named, and any later command opens the studies of the spaces it is named,
+creating those the storage lacks. So the sweep remembers the folders it imported from (SWEEP/imports.json), and
+a command that would create a study one of them holds as importable (finished in --from, or unfinished with a
+finished trial in --unfinished-from, made with the same fingerprint) is refused before it creates anything:
+otherwise a space imported later than another, or a `status` over every space, would start that study again
+from its first slot, and a later import would leave the committed one out as "in the storage already".
 """
 import concurrent.futures
 import datetime
@@ -60,6 +67,50 @@ def _slots_done(meta):
     ua = meta.get("user_attrs", {})
     slots = ua.get("slots") if "slots" in ua else len(ua.get("seeds", []))
     return slots, {t["slot"] for t in meta["trials"] if t["state"] == "COMPLETE"}
+
+
+SOURCES = "imports.json"
+
+
+def record_sources(sweep, src_root, unfinished_root):
+    """Adds the folders of a successful import to SWEEP/imports.json (absolute paths, each pair once)."""
+    path = Path(sweep) / SOURCES
+    known = json.loads(path.read_text()) if path.is_file() else []
+    entry = {"from": str(Path(src_root).resolve()),
+             "unfinished_from": str(Path(unfinished_root).resolve()) if unfinished_root is not None else None}
+    if entry in known:
+        return
+    tmp = path.with_name(SOURCES + ".tmp")
+    tmp.write_text(json.dumps(known + [entry], indent=1) + "\n")
+    tmp.replace(path)
+
+
+def _keeps_a_trial(meta):
+    return any(t["state"] == "COMPLETE" and not t["user_attrs"].get("diverged") for t in meta["trials"])
+
+
+def held_by_a_source(sweep, name, fingerprint):
+    """The folder of a recorded import source that holds study `name` as import would take it (finished in
+    --from; in --unfinished-from with a finished trial), made with `fingerprint`; else None."""
+    path = Path(sweep) / SOURCES
+    if not path.is_file():
+        return None
+    for entry in json.loads(path.read_text()):
+        roots = [(Path(entry["from"]), False)]
+        if entry.get("unfinished_from"):
+            roots.append((Path(entry["unfinished_from"]), True))
+        for root, partial in roots:
+            src = root / name / "study.json"
+            if not src.is_file():
+                continue
+            meta = json.loads(src.read_text())
+            if meta.get("user_attrs", {}).get("fingerprint") != fingerprint:
+                continue
+            slots, done = _slots_done(meta)
+            importable = _keeps_a_trial(meta) if partial else done == set(range(slots))
+            if importable:
+                return root / name
+    return None
 
 
 def _source(src_root, unfinished_root, sname):
@@ -125,8 +176,7 @@ def _planned(worker, src_root, pinned, matched_of, unfinished_root=None):
                     if partial and sname != name and not any(p[3] == name for p in plan) and name not in existing:
                         worker.log(f"import: {sname}: its study {name} is not imported; left to run afresh")
                         continue
-                    if partial and not [t for t in meta["trials"] if t["state"] == "COMPLETE"
-                                        and not t["user_attrs"].get("diverged")]:
+                    if partial and not _keeps_a_trial(meta):
                         worker.log(f"import: {sname}: no finished trial to keep or replay; left to run afresh")
                         continue
                     numbers = sorted(t["number"] for t in meta["trials"])
@@ -295,4 +345,5 @@ def import_finished(worker, src_root, pinned, matched_of, run=None, unfinished_r
             study.set_user_attr("slots", meta["user_attrs"]["slots"])   # last, as open_study does
         worker.log(f"import: {name}: {len(trials)} trials from {folder}"
                    + (f" (unfinished: {stamp['unfinished']} finished)" if unfinished else ""))
+    record_sources(worker.sweep, src_root, unfinished_root)
     return len(plan)

@@ -8,7 +8,8 @@ no-op. --replay: a study of another binary is imported only if its shortest tria
 committed results (timings apart), and a worker whose environment changes the binary's --version line is
 refused. A study not finished when collected is left to run afresh while the finished one is imported and its
 trials never run again. Refused, with nothing written to the new sweep: a space whose fingerprint differs,
-a study run on another binary, and a sweep folder that already holds the study's folder.
+a study run on another binary, and a sweep folder that already holds the study's folder. A sweep that imported
+one space refuses a command naming another whose studies its source folder holds, until that one is imported.
 
 /usr/bin/python3 tests/tools/test_tune_import.py
 """
@@ -229,6 +230,51 @@ class Import(Timed):
                     prepare=lambda sweep: os.makedirs(os.path.join(sweep, "toy_atr_hidden", "trial_000")))
             # No such folder.
             refused(path, os.path.join(tmp, "nowhere"), "--from")
+
+    def test_a_space_not_imported_is_not_started_afresh(self):
+        # Two spaces run and collected; a new sweep imports one. Any command naming the other (run, status) is
+        # refused before it creates a study, until that space is imported too; a space whose studies the
+        # source holds with another fingerprint is a new study and runs.
+        with scratch() as tmp:
+            bin_dir = make_bin(tmp)
+            d = os.path.join(tmp, "spaces")
+            one = write_space(d, "toy", base_space(arms={"hidden": {}}, trials=2))
+            two = write_space(d, "duo", base_space(arms={"hidden": {}}, trials=2))
+            first, committed = os.path.join(tmp, "first"), os.path.join(tmp, "committed")
+            for cmd in (["run", "--poll", "0.2"], ["collect", "--to", committed]):
+                rc, out, err = tune_main(cmd[0], one, two, "--sweep", first, "--bin", bin_dir, *cmd[1:])
+                self.assertEqual(rc, 0, out + err)
+            second = os.path.join(tmp, "second")
+            rc, out, err = tune_main("import", one, "--sweep", second, "--bin", bin_dir, "--from", committed)
+            self.assertEqual(rc, 0, out + err)
+            self.assertEqual(read_json(os.path.join(second, "imports.json")),
+                             [{"from": os.path.realpath(committed), "unfinished_from": None}])
+            for cmd in (["status"], ["run", "--poll", "0.2"]):
+                rc, out, err = tune_main(cmd[0], one, two, "--sweep", second, "--bin", bin_dir, *cmd[1:])
+                self.assertEqual(rc, 2, out + err)
+                self.assertIn("2 studies of these spaces are not in this sweep but in a folder it imported from", err)
+                self.assertIn(os.path.join(os.path.realpath(committed), "duo_atr_hidden"), err)
+                self.assertIn(f"import them first (tools/tune.py import {two} --sweep {second}", err)
+                found, storage = studies("", second)
+                dispose(storage)
+                self.assertEqual(sorted(found), ["toy_atr_hidden", "toy_lstm_hidden"])
+            self.assertEqual(runs_started(second), [])
+            rc, out, err = tune_main("import", two, "--sweep", second, "--bin", bin_dir, "--from", committed)
+            self.assertEqual(rc, 0, out + err)
+            self.assertIn("tune: imported 2 studies", out)
+            self.assertEqual(len(read_json(os.path.join(second, "imports.json"))), 1)   # the same folder once
+            rc, out, err = tune_main("run", one, two, "--sweep", second, "--bin", bin_dir, "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            self.assertEqual(runs_started(second), [])
+            # Another budget under the same names: not the committed study, so it starts (in a third sweep).
+            third = os.path.join(tmp, "third")
+            rc, out, err = tune_main("import", one, "--sweep", third, "--bin", bin_dir, "--from", committed)
+            self.assertEqual(rc, 0, out + err)
+            other = write_space(os.path.join(tmp, "other"), "duo", base_space(arms={"hidden": {}}, trials=1))
+            rc, out, err = tune_main("run", one, other, "--sweep", third, "--bin", bin_dir, "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            self.assertEqual(runs_started(third), [("duo_atr_hidden/trial_000", False),
+                                                   ("duo_lstm_hidden/trial_000", False)])
 
 
 @contextlib.contextmanager
