@@ -72,10 +72,25 @@ def _slots_done(meta):
 SOURCES = "imports.json"
 
 
+def _sources(path):
+    """SWEEP/imports.json's entries ([] when there is none); a file import did not write is an error naming it."""
+    if not path.is_file():
+        return []
+    try:
+        known = json.loads(path.read_text())
+        if isinstance(known, list) and all(isinstance(e, dict) and isinstance(e.get("from"), str) for e in known):
+            return known
+        err = 'expected a list of {"from": DIR, "unfinished_from": DIR or null}'
+    except (ValueError, UnicodeDecodeError) as e:
+        err = f"not JSON ({e})"
+    raise RuntimeError(f"{path}: {err}, as import writes it (the folders this sweep imported from); mend or "
+                       f"remove it")
+
+
 def record_sources(sweep, src_root, unfinished_root):
     """Adds the folders of a successful import to SWEEP/imports.json (absolute paths, each pair once)."""
     path = Path(sweep) / SOURCES
-    known = json.loads(path.read_text()) if path.is_file() else []
+    known = _sources(path)
     entry = {"from": str(Path(src_root).resolve()),
              "unfinished_from": str(Path(unfinished_root).resolve()) if unfinished_root is not None else None}
     if entry in known:
@@ -92,10 +107,7 @@ def _keeps_a_trial(meta):
 def held_by_a_source(sweep, name, fingerprint):
     """The folder of a recorded import source that holds study `name` as import would take it (finished in
     --from; in --unfinished-from with a finished trial), made with `fingerprint`; else None."""
-    path = Path(sweep) / SOURCES
-    if not path.is_file():
-        return None
-    for entry in json.loads(path.read_text()):
+    for entry in _sources(Path(sweep) / SOURCES):
         roots = [(Path(entry["from"]), False)]
         if entry.get("unfinished_from"):
             roots.append((Path(entry["unfinished_from"]), True))
@@ -315,6 +327,7 @@ def import_finished(worker, src_root, pinned, matched_of, run=None, unfinished_r
         unfinished_root = Path(unfinished_root)
         if not unfinished_root.is_dir():
             raise ImportError_(f"--unfinished-from {unfinished_root}: no such folder")
+    _sources(worker.sweep / SOURCES)   # read again at the end: a file import cannot add to is refused first
     plan = _planned(worker, src_root, pinned, matched_of, unfinished_root)
     replays = [(sp, name, meta, folder, pin) for sp, cell, arm, name, meta, folder, pin, _ in plan
                if pin is not None and not name.endswith("__seeds")]

@@ -259,6 +259,20 @@ class Import(Timed):
                 dispose(storage)
                 self.assertEqual(sorted(found), ["toy_atr_hidden", "toy_lstm_hidden"])
             self.assertEqual(runs_started(second), [])
+            # A file import did not write: an error naming it, nothing created.
+            sources = os.path.join(second, "imports.json")
+            with open(sources) as f:
+                kept = f.read()
+            for bad in ("[{", '{"from": "x"}'):
+                with open(sources, "w") as f:
+                    f.write(bad)
+                rc, out, err = tune_main("run", one, two, "--sweep", second, "--bin", bin_dir, "--poll", "0.2")
+                self.assertEqual(rc, 2, out + err)
+                self.assertIn(f"tune: error: {sources}: ", err)
+                self.assertIn("as import writes it", err)
+            with open(sources, "w") as f:
+                f.write(kept)
+            self.assertEqual(runs_started(second), [])
             rc, out, err = tune_main("import", two, "--sweep", second, "--bin", bin_dir, "--from", committed)
             self.assertEqual(rc, 0, out + err)
             self.assertIn("tune: imported 2 studies", out)
