@@ -217,13 +217,14 @@ class Worker:
         the spaces it is named) would otherwise start again from its first slot (tune_import's docstring)."""
         import tune_import
         existing = {s.study_name for s in self.storage.get_all_studies()}
+        sources = tune_import.read_sources(self.sweep)
         held = []
         for sp in self.spaces:
             for cell in sp.cells:
                 for arm in sp.arms:
                     name = sp.study_name(cell, arm)
                     folder = None if name in existing else \
-                        tune_import.held_by_a_source(self.sweep, name, sp.fingerprint(cell, arm))
+                        tune_import.held_by_a_source(sources, name, sp.fingerprint(cell, arm))
                     if folder is not None:
                         held.append((sp, folder))
         if held:

@@ -72,8 +72,9 @@ def _slots_done(meta):
 SOURCES = "imports.json"
 
 
-def _sources(path):
+def read_sources(sweep):
     """SWEEP/imports.json's entries ([] when there is none); a file import did not write is an error naming it."""
+    path = Path(sweep) / SOURCES
     if not path.is_file():
         return []
     try:
@@ -90,7 +91,7 @@ def _sources(path):
 def record_sources(sweep, src_root, unfinished_root):
     """Adds the folders of a successful import to SWEEP/imports.json (absolute paths, each pair once)."""
     path = Path(sweep) / SOURCES
-    known = _sources(path)
+    known = read_sources(sweep)
     entry = {"from": str(Path(src_root).resolve()),
              "unfinished_from": str(Path(unfinished_root).resolve()) if unfinished_root is not None else None}
     if entry in known:
@@ -104,10 +105,10 @@ def _keeps_a_trial(meta):
     return any(t["state"] == "COMPLETE" and not t["user_attrs"].get("diverged") for t in meta["trials"])
 
 
-def held_by_a_source(sweep, name, fingerprint):
-    """The folder of a recorded import source that holds study `name` as import would take it (finished in
-    --from; in --unfinished-from with a finished trial), made with `fingerprint`; else None."""
-    for entry in _sources(Path(sweep) / SOURCES):
+def held_by_a_source(sources, name, fingerprint):
+    """The folder of an import source (read_sources) that holds study `name` as import would take it (finished
+    in --from; in --unfinished-from with a finished trial), made with `fingerprint`; else None."""
+    for entry in sources:
         roots = [(Path(entry["from"]), False)]
         if entry.get("unfinished_from"):
             roots.append((Path(entry["unfinished_from"]), True))
@@ -327,7 +328,7 @@ def import_finished(worker, src_root, pinned, matched_of, run=None, unfinished_r
         unfinished_root = Path(unfinished_root)
         if not unfinished_root.is_dir():
             raise ImportError_(f"--unfinished-from {unfinished_root}: no such folder")
-    _sources(worker.sweep / SOURCES)   # read again at the end: a file import cannot add to is refused first
+    read_sources(worker.sweep)   # read again at the end: a file import cannot add to is refused first
     plan = _planned(worker, src_root, pinned, matched_of, unfinished_root)
     replays = [(sp, name, meta, folder, pin) for sp, cell, arm, name, meta, folder, pin, _ in plan
                if pin is not None and not name.endswith("__seeds")]
