@@ -28,6 +28,7 @@ PROG = "tools/glove_mode.py"
 CELLS = ("atr", "atr_tanh", "gru", "lstm", "lrn", "ran", "sru")
 MODES = ("frozen", "finetune")   # a tie goes to the first
 SELECTION_SEED = 1234
+PIN = "issue52"   # experiments/queues/issue52_{a,b}.txt's "# pin:" (tools/run_queue.sh)
 SEEDS = "1234,1,2"
 # protocol: (task, experiment file pattern, the dev metric the runs select on)
 PROTOCOLS = {
@@ -99,7 +100,9 @@ def report(protocol, d):
 
 def queue_text(decisions):
     out = [f"# issue 52: the GloVe rows' seeds 1 and 2 in each protocol's mode, as {PROG} chose it on the dev "
-           f"scores of seed {SELECTION_SEED} (frozen vs fine-tuned; run_queue.sh skips the finished seed)"]
+           f"scores of seed {SELECTION_SEED} (frozen vs fine-tuned; run_queue.sh skips the finished seed)",
+           # the binaries seed 1234 ran on (issue52_a/b.txt's pin): every seed of a row on one build
+           f"# pin: {PIN} (the issue 52 lanes' pin, so that seeds 1 and 2 run the build seed {SELECTION_SEED} ran)"]
     for protocol, d in decisions.items():
         task, pattern, _ = PROTOCOLS[protocol]
         if d["mode"] is None:

@@ -10,16 +10,90 @@
 #   snli experiments/snli/sick_cond_lstm.json --seeds 1234,1,2
 # A line with --seeds is one run per seed, RUNS_DIR/<task>_<experiment name>_s<seed> (the binary's --seed),
 # each skipped, resumed or started on its own as above.
-# The task binaries are copied once per git revision to RUNS_DIR/bin/<task>-<rev>, so rebuilding build/
-# while a queue runs never swaps a binary under a running job. Start it in the background, e.g.
+#
+# Binaries are pinned per queue, not per start: the first start copies build/bin/<task> of every task the queue
+# names to RUNS_DIR/bin/<task>-<rev> and writes the revision to RUNS_DIR/bin/pins/<pin>.rev; every later start
+# runs those copies, whatever HEAD and build/ are by then. A comparison queued over several sessions thus runs
+# every cell on one binary (no cell gets another revision's kernels or rounding because it came later), and
+# rebuilding build/ never swaps a binary under a run. <pin> is the queue file's name without .txt, or the NAME
+# of a "# pin: NAME [comment]" line, which lets the lanes of one comparison (issue52_a.txt, issue52_b.txt)
+# share one pin.
+# REPIN=1 moves the pin to HEAD's build/bin on purpose (a fix the rest of the queue must have); each pin and
+# repin is logged in RUNS_DIR/bin/pins/<pin>.log. Start it in the background, e.g.
 #   nohup tools/run_queue.sh lane.txt /work/runs 1 >> /work/runs/lane.log 2>&1 &
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: $0 QUEUE_FILE RUNS_DIR [THREADS]" >&2; exit 2; }
 queue=$1 runs=$2 threads=${3:-1}
 [ -f "$queue" ] || { echo "run_queue: no queue file $queue" >&2; exit 2; }
-mkdir -p "$runs/bin"
-rev=$(git rev-parse --short HEAD)
+mkdir -p "$runs/bin/pins"
+
+# Every line checked before anything runs: a bad line found after hours of runs is a lane left idle.
+tasks=()
+pin_name=$(basename "$queue" .txt)
+lineno=0
+while IFS= read -r line || [ -n "$line" ]; do
+  lineno=$((lineno + 1))
+  if [[ "$line" =~ ^#[[:space:]]*pin:[[:space:]]*([^[:space:]]*) ]]; then   # its first word; the rest is comment
+    pin_name=${BASH_REMATCH[1]}
+    [[ "$pin_name" =~ ^[A-Za-z0-9._-]+$ ]] || {
+      echo "run_queue: $queue:$lineno: '# pin:' needs a name of letters, digits, '.', '_' or '-'" >&2; exit 2; }
+    continue
+  fi
+  read -r task exp _ <<< "$line" || true
+  case "${task:-}" in ''|\#*) continue ;; esac
+  [ -n "${exp:-}" ] || { echo "run_queue: $queue:$lineno: expected 'task experiment.json [flags]'" >&2; exit 2; }
+  [ -f "$exp" ] || { echo "run_queue: $queue:$lineno: no experiment file $exp" >&2; exit 2; }
+  case " ${tasks[*]} " in *" $task "*) ;; *) tasks+=("$task") ;; esac
+done < "$queue"
+
+# What a build reads: a revision differing from the pin only elsewhere (results, queues, docs) builds the same binary.
+BUILD_INPUTS=(CMakeLists.txt cmake core tasks)
+pin_file="$runs/bin/pins/$pin_name.rev"
+head_rev=$(git rev-parse --short HEAD)
+if [ -f "$pin_file" ] && [ -z "${REPIN:-}" ]; then
+  rev=$(tr -d '[:space:]' < "$pin_file")
+  [[ "$rev" =~ ^[0-9a-f]{4,40}$ ]] || {
+    echo "run_queue: $pin_file: expected a git revision (what the queue's first start wrote), found '$rev'" >&2; exit 2; }
+  for task in "${tasks[@]}"; do
+    bin="$runs/bin/$task-$rev"
+    [ ! -x "$bin" ] || continue
+    # A task the pin does not have yet (the other lane pinned it first, or a line added since): build/bin is
+    # that revision's build when no build input changed since (results and queue commits move HEAD, not code).
+    if [ -x "build/bin/$task" ] && git diff --quiet "$rev" HEAD -- "${BUILD_INPUTS[@]}" 2> /dev/null; then
+      cp "build/bin/$task" "$bin.$$" && mv -f "$bin.$$" "$bin"
+      echo "$(date '+%F %T') added $task to $rev by $queue (no build input changed since)" >> "$runs/bin/pins/$pin_name.log"
+      continue
+    fi
+    echo "run_queue: $queue: pinned to revision $rev ($pin_file) but $bin is missing, and HEAD's build inputs" \
+         "(${BUILD_INPUTS[*]}) differ from that revision's (or it is not in this repository):" \
+         "copy that revision's build of $task there (git worktree add DIR $rev; build it), or start with REPIN=1" \
+         "to pin the queue to HEAD ($head_rev) from now on" >&2
+    exit 2
+  done
+  if [ "$rev" != "$head_rev" ]; then
+    since=$(grep -E "^[0-9-]+ [0-9:]+ (pinned|repinned)" "$runs/bin/pins/$pin_name.log" 2> /dev/null | tail -1 |
+            cut -d' ' -f1,2 || true)
+    echo "run_queue: $queue: pinned to revision $rev${since:+ since $since} (HEAD is $head_rev); its runs keep that" \
+         "revision's binaries (REPIN=1 moves the pin)"
+  fi
+else
+  rev=$head_rev
+  for task in "${tasks[@]}"; do
+    [ -x "build/bin/$task" ] || { echo "run_queue: build/bin/$task is missing (make build)" >&2; exit 2; }
+  done
+  for task in "${tasks[@]}"; do
+    bin="$runs/bin/$task-$rev"
+    # Copy then rename: two lanes starting together must not race on the same file (cp fails with
+    # "File exists" when the other lane creates it first; rename is atomic, and a run already started keeps
+    # the file it opened). REPIN replaces a copy of the same revision too (a build of a tree with changes).
+    if [ ! -x "$bin" ] || [ -n "${REPIN:-}" ]; then cp "build/bin/$task" "$bin.$$" && mv -f "$bin.$$" "$bin"; fi
+  done
+  why="pinned"; [ -f "$pin_file" ] && why="repinned from $(tr -d '[:space:]' < "$pin_file") (REPIN)"
+  echo "$rev" > "$pin_file.$$" && mv -f "$pin_file.$$" "$pin_file"
+  echo "$(date '+%F %T') $why to $rev by $queue: ${tasks[*]}" >> "$runs/bin/pins/$pin_name.log"
+  echo "run_queue: $queue: $why to revision $rev (${tasks[*]})"
+fi
 
 # run_one TASK EXP NAME OUT [ARGS...]: one run in OUT (skipped when finished, resumed when checkpointed).
 run_one() {
@@ -29,9 +103,12 @@ run_one() {
   # A run already collected into the repository is finished too, even when RUNS_DIR is a fresh folder.
   if [ -f "results/runs/$name/summary.json" ]; then echo "run_queue: $name in results/runs, skipped"; return; fi
   local bin="$runs/bin/$task-$rev"
-  # Copy then rename: two lanes starting together must not race on the same file (cp fails with
-  # "File exists" when the other lane creates it first; rename is atomic).
-  if [ ! -x "$bin" ]; then cp "build/bin/$task" "$bin.$$" && mv -f "$bin.$$" "$bin"; fi
+  # A line added to the queue file while it runs, naming a task the pin lacks: start the queue again to add it.
+  if [ ! -x "$bin" ]; then
+    echo "run_queue: $(date '+%F %T') FAILED $name: no pinned binary $bin (a task added to the queue since it" \
+         "started; start the queue again)" >&2
+    return
+  fi
   local resume=()
   if [ -f "$out/checkpoint.last.bin" ]; then resume=(--resume); fi
   echo "run_queue: $(date '+%F %T') start $name ${resume[*]:-fresh} ($bin)"
@@ -56,7 +133,6 @@ run_one() {
 while read -r task exp rest; do
   case "$task" in ''|\#*) continue ;; esac
   [ -f "$exp" ] || { echo "run_queue: $queue: no experiment file $exp" >&2; exit 2; }
-  [ -x "build/bin/$task" ] || { echo "run_queue: build/bin/$task is missing (make build)" >&2; exit 2; }
   name="${task}_$(basename "$exp" .json)"
   # shellcheck disable=SC2206  # the line's flags are words, as typed
   words=($rest)

@@ -54,7 +54,13 @@ class GloveMode(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertIn("waiting for 1 run(s): classify_sst5_glove_finetune_lrn_s1234", p.stdout)
             with open(queue, encoding="utf-8") as f:
-                lines = [l for l in f.read().splitlines() if l and not l.startswith("#")]
+                text = f.read()
+            lines = [l for l in text.splitlines() if l and not l.startswith("#")]
+            # seeds 1 and 2 share seed 1234's binaries: the pin of the issue 52 lanes
+            for lane in ("issue52_a.txt", "issue52_b.txt"):
+                with open(os.path.join(ROOT, "experiments", "queues", lane), encoding="utf-8") as f:
+                    self.assertIn("\n# pin: issue52 ", f.read())
+            self.assertIn("\n# pin: issue52 ", text)
             self.assertEqual(len(lines), 7)   # SICK only: SST-2 and WNUT-17 have no run, SST-5 waits
             for cell, line in zip(glove_mode.CELLS, lines):
                 task, exp, *flags = line.split()
