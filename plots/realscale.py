@@ -62,10 +62,10 @@ SECTIONS["inhouse_glove_frozen"] = _fixed(
     "SNLI in-house (reduced data: 1 % of train; full dev and test), cond, GloVe 6B 100d frozen as the ATR authors "
     "(issue 52)", "snli_glove", "snli", "experiments/snli/inhouse_cond_glove_{cell}.json",
     {c: SEEDS for c in glove_mode.CELLS}, "pairs", "test")
-SECTIONS["imdb"] = _fixed(
+SECTIONS["imdb_glove_finetune"] = _fixed(
     "IMDB document classification (full data), GloVe 6B 100d fine-tuned: error rate (issue 52)", "imdb",
     "classify", "experiments/classify/imdb_{cell}.json", {c: SEEDS for c in DOC_CELLS}, "documents", "test", True)
-SECTIONS["20ng"] = _fixed(
+SECTIONS["20ng_glove_finetune"] = _fixed(
     "20 Newsgroups document classification (full data), GloVe 6B 100d fine-tuned: error rate (issue 52)", "20ng",
     "classify", "experiments/classify/20ng_{cell}.json", {c: SEEDS for c in ("atr", "gru", "lstm", "lrn")},
     "documents", "test", True)
@@ -76,9 +76,9 @@ SECTIONS["pkupd"] = _fixed(
     peer="cws_pkupd_jieba")
 # The embeddings of a section without a choice on dev, and why.
 FIXED_MODE = {"inhouse_glove_frozen": "frozen: the ATR authors kept their vectors fixed for SNLI (no choice on dev)",
-              "imdb": "fine-tuned: millions of training tokens update the vectors, and the words GloVe 6B lacks "
+              "imdb_glove_finetune": "fine-tuned: millions of training tokens update the vectors, and the words GloVe 6B lacks "
                       "would otherwise stay random (the experiment files' `source`)",
-              "20ng": "fine-tuned, as IMDB (the experiment files' `source`)",
+              "20ng_glove_finetune": "fine-tuned, as IMDB (the experiment files' `source`)",
               "pkupd": "random character embeddings: no pretrained character vectors here"}
 # A claim's evidence that names a GloVe protocol of two modes reads the mode glove_mode.py chose.
 CHOSEN = {"ner_glove": "wnut17", "sst2_glove": "sst2", "sst5_glove": "sst5", "sick_glove": "sick"}
@@ -273,8 +273,9 @@ def sectioner(section_fn, all_rows):
 
 # --- cells.md and claims.md ---
 
-# cells.md's real-scale columns: column key -> (section group, error rate)
-CELL_COLUMNS = {"snli_glove": "inhouse_glove_frozen", "imdb": "imdb", "20ng": "20ng", "pkupd": "pkupd"}
+# cells.md's real-scale columns: column key -> the section whose protocol (and error rate or not) it reads
+CELL_COLUMNS = {"snli_glove": "inhouse_glove_frozen", "imdb": "imdb_glove_finetune",
+                "20ng": "20ng_glove_finetune", "pkupd": "pkupd"}
 
 
 def cells_candidates(seeds):
