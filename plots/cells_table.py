@@ -19,6 +19,7 @@ import hgates_table
 import lm_table
 import nmt_table
 import rc_table
+import realscale
 import seeds_table
 import snli_table
 import speed_table
@@ -32,8 +33,15 @@ COLUMNS = [
     ("ptb", "PTB test ppl", "ptb_small_test_ppl", min, "{:.1f}", "{:.1f}"),
     ("nmt", "Multi30k test2016 BLEU", "nmt_multi30k_test2016_bleu", max, "{:.2f}", "{:.2f}"),
     ("cws", "MSR (b) test F1", "cws_msr_b_test_f1", max, "{:.2f}", "{:.2f}"),
+    # issue 52's real scale beside the reduced-scale columns (realscale.CELL_COLUMNS): PKU (d), SNLI with GloVe,
+    # the documents' error rate (lower is better)
+    ("pkupd", "PKU (d) test F1", "cws_pku_d_test_f1", max, "{:.2f}", "{:.2f}"),
     ("snli", "SNLI in-house test acc.", "snli_inhouse_cond_test_acc", max, "{:.2f}", "{:.2f}"),
+    ("snli_glove", "SNLI in-house GloVe frozen test acc.", "snli_inhouse_cond_glove_frozen_test_acc", max, "{:.2f}",
+     "{:.2f}"),
     ("sick", "SICK test acc. (+em)", "sick_cond_em_test_acc", max, "{:.2f}", "{:.2f}"),
+    ("imdb", "IMDB test error", "imdb_test_error", min, "{:.2f}", "{:.2f}"),
+    ("20ng", "20NG test error", "20ng_test_error", min, "{:.2f}", "{:.2f}"),
     ("rc", "SQuAD v1.1 dev F1", "rc_squad_dev_f1", max, "{:.2f}", "{:.2f}"),
     ("params", "params (PTB small LM)", "params_ptb_small_lm", min, "{:,}", "{}"),
     ("speed", "train words/s (small, 2 threads)", "speed_small_2threads_train_words_s", max, "{:,.0f}", "{:.0f}"),
@@ -64,16 +72,19 @@ def is_num(x):
 
 
 # The columns whose numbers are draws of a training run (a mean over seeds); params and speed are not.
-DRAWS = ("ptb", "nmt", "cws", "snli", "sick", "rc")
+DRAWS = ("ptb", "nmt", "cws", "pkupd", "snli", "snli_glove", "sick", "imdb", "20ng", "rc")
+# cells.csv's source columns, one per column of the table
+SOURCES = DRAWS + ("params", "speed")
 # Every table `make tables` writes (the README's list of them), in reading order.
 TABLES = ("table1.md", "lm.md", "nmt.md", "cws.md", "ner.md", "snli.md", "rc.md", "classify.md", "speed.md", "speed_peers.md",
           "seeds.md",
           "claims.md", "tuned.md", "scale.md", "scale_plan.md")
 
 
-def collect(lm, nmt, cws, snli, speed, rc=()):
+def collect(lm, nmt, cws, snli, speed, rc=(), seeds=None):
     """({cell: {column: (value, source run dir or file, note)}}, {cell: {column: why left out}}). rc: rc_table.load's
-    rows (the column reads rc_table.headline_rows of them: the squad_<cell> recipe, one section).
+    rows (the column reads rc_table.headline_rows of them: the squad_<cell> recipe, one section); seeds:
+    seeds_table.load's data, for issue 52's real-scale columns (realscale.cells_candidates).
 
     A task column (DRAWS) shows the mean of the cell's headline group (run_files.headline_group: at least
     HEADLINE_MIN_SEEDS seeded runs that keep their outputs and did not diverge), else nothing, and the second
@@ -103,6 +114,9 @@ def collect(lm, nmt, cws, snli, speed, rc=()):
                 r)
     for r in rc_table.headline_rows(rc):
         add(r["key"], "rc", r["f1"], r)
+    for cell, cols in realscale.cells_candidates(seeds or {}).items():
+        for col, runs in cols.items():
+            cand.setdefault(cell, {}).setdefault(col, []).extend(runs)
     best, left = {}, {}
     for cell, cols in cand.items():
         for col in DRAWS:
@@ -175,6 +189,12 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False, left=No
         f"- **SQuAD**: R-Net (the LRN paper's reading-comprehension task) trained on the SQuAD v1.0 training set "
         f"rebuilt from the explorer pages, at the reduced scale its table states; the best-heldout-F1 model's "
         f"SQuAD v1.1 dev F1 (%) ([rc.md]({tables('rc.md')}): the recipe and its reductions, EM, the paired tests).",
+        f"- **Real scale (issue 52)**, beside the reduced-scale columns: **PKU (d)** People's Daily 1998-01 "
+        f"train, the SIGHAN-2005 PKU gold test, test F1 (%) ([cws.md]({tables('cws.md')})); **SNLI in-house "
+        f"GloVe** the SNLI model above with GloVe 6B 100d frozen, as the ATR authors ([snli.md]({tables('snli.md')}))"
+        f"; **IMDB** and **20NG** (20 Newsgroups) documents, GloVe 6B 100d fine-tuned, test error rate (%) = 100 − "
+        f"accuracy, as the LRN paper reports its document sets ([classify.md]({tables('classify.md')})). Empty "
+        f"until their runs are committed.",
         "- **params**: the whole PTB small-recipe LM (2 x 200, untied softmax), from the PTB run.",
         f"- **train words/s**: the speed task (`build/bin/speed experiments/speed/lm.json`: the same small LM on "
         f"random ids, batch 20, BPTT 35), 2 threads ([speed.md]({tables('speed.md')}), "
@@ -196,10 +216,10 @@ def build(table, out_file, base_dir, runs_dir, speed_path, readme=False, left=No
         lines.append("| (no run committed yet) | " + " | ".join("–" for _ in COLUMNS) + " |")
     lines += ["", "Sources (run folders; each holds the command, resolved config, metrics and summary):", ""]
     names = {"ptb": "PTB", "nmt": "NMT", "cws": "CWS", "snli": "SNLI", "sick": "SICK", "rc": "SQuAD",
-             "params": "params"}
+             "params": "params", "pkupd": "PKU (d)", "snli_glove": "SNLI GloVe", "imdb": "IMDB", "20ng": "20NG"}
     for c in cells:
         parts = []
-        for key in ("ptb", "params", "nmt", "cws", "snli", "sick", "rc"):
+        for key in ("ptb", "params") + DRAWS[1:]:
             if key not in table[c]:
                 continue
             _, src, note = table[c][key]
@@ -238,7 +258,7 @@ def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None, rc=
     rc_table.load's rows.
     seeds (seeds_table.load): the comparisons over seeds with their significance, as a second part; then
     hgates_table's "does h_{t-1} in the gates matter?" over the runs in runs_dir."""
-    table, left = collect(lm, nmt, cws, snli, speed, rc)
+    table, left = collect(lm, nmt, cws, snli, speed, rc, seeds)
     speed_path = speed["ours_path"] if speed else "results/speed/lm.json"
     lines, cells, paper_cells = build(table, out, os.path.dirname(out) or ".", runs_dir, speed_path, left=left)
     lines += [""] + seeds_table.build(seeds or {}, os.path.dirname(out) or ".", heading="##")[0]
@@ -250,12 +270,12 @@ def write(lm, nmt, cws, snli, speed, runs_dir, out, readme=None, seeds=None, rc=
         row = [c]
         for key, _, _, _, _, spec in COLUMNS:
             row.append(spec.format(table[c][key][0]) if key in table[c] else "")
-        for key in ("ptb", "nmt", "cws", "snli", "sick", "rc", "params", "speed"):
+        for key in SOURCES:
             row.append(table[c][key][1] if key in table[c] else "")
         rows.append(row)
     written = [out,
                write_csv(csv_path(out), ["cell"] + [c[2] for c in COLUMNS]
-                         + [f"{k}_source" for k in ("ptb", "nmt", "cws", "snli", "sick", "rc", "params", "speed")],
+                         + [f"{k}_source" for k in SOURCES],
                          rows),
                write_csv(csv_path(out, "_paper"), ["cell"] + [p[1] for p in PAPER_COLUMNS],
                          [[c] + [f"{d[c]:g}" if c in d else "" for _, _, d in PAPER_COLUMNS] for c in paper_cells])]

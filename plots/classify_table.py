@@ -17,6 +17,8 @@ import json
 import os
 import sys
 
+import embeddings
+import realscale
 from run_files import (epochs_run, first_command, train_rate, RunError, pct, run_divergence, run_label,
                        seed_group_lines)
 
@@ -62,7 +64,9 @@ def load(d):
     if os.path.exists(mpath):
         with open(mpath) as f:
             memory = json.load(f)
-    return {"run": os.path.basename(d), "dir": d, "label": run_label(d), "set": os.path.basename(data.get("dir", "")), "protocol": data.get("protocol", "?"),
+    return {"run": os.path.basename(d), "dir": d, "label": run_label(d),
+            # GloVe runs (issue 52) are a set of their own (sst2_glove_frozen, ...), listed beside the random ones
+            "set": embeddings.group(os.path.basename(data.get("dir", "")), cfg), "protocol": data.get("protocol", "?"),
             "name": name, "kind": kind, "order": order, "pooling": pooling, "params": s.get("params"),
             "params_ne": s.get("params_without_embeddings"), "train": s.get("train_accuracy"),
             "dev": s.get("dev", {}).get("accuracy"), "test": s.get("test", {}).get("accuracy"),
@@ -113,6 +117,44 @@ def memory_lines(r):
     return out + [""]
 
 
+def realscale_body(group, rows):
+    """The per-run lines of a real-scale section (realscale.section adds the rest): as the SST sections' table,
+    with the test error beside the accuracy, and the runs over their seeds."""
+    unit = realscale.SECTIONS[group].unit
+    rs = sorted(rows, key=lambda r: (r["order"], r["run"]))
+    out = [f"## {group}", "",
+           f"| encoder | run | params | params w/o embeddings | train | dev | test | test error | majority class "
+           f"(test) | train {unit}/s | epochs |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for r in rs:
+        err = f"{100 - 100 * r['test']:.2f}" if isinstance(r["test"], (int, float)) else "–"
+        out.append(f"| {r['name']} | {r['label']} | {r['params']:,} | {r['params_ne']:,} | {pct(r['train'])} | "
+                   f"{pct(r['dev'])} | {pct(r['test'])} | {err} | {pct(r['majority'])} | {r['sps']:,.0f} | "
+                   f"{r['epochs']} ({r['stop']}) |")
+    if not rs:
+        out.append("| (no finished run committed yet) | | | | | | | | | | |")
+    groups = seed_group_lines([r for r in rs if r["test"] is not None], "test", what="test accuracy")
+    if groups:
+        out += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`):", ""] + groups
+    return out + [""]
+
+
+def paper_doc_columns(group):
+    """The LRN paper's Table 4 beside a document section: its error rates on other data sets, named as such."""
+    if not realscale.SECTIONS[group].error:
+        return None
+    return [(f"LRN paper {name} error (another data set)", {c: f"{v[k]:.2f}" for c, v in PAPER_DOC.items()})
+            for k, name in ((0, "AmaPolar"), (1, "Yahoo"))]
+
+
+def realscale_lines(rows):
+    """Every real-scale section of classify.md (issue 52), also before their runs exist (they name the missing)."""
+    out = []
+    for group in realscale.groups_of("classify"):
+        rs = [r for r in rows if r["set"] == group]
+        out += realscale.section(group, rs, realscale_body(group, rs), rows, paper_doc_columns(group)) + [""]
+    return out
+
+
 def twins_sentence(rows):
     """How many runs from before kept outputs were reproduced exactly by the same experiment rerun with seed
     1234 (`<run>_s1234`, same code path, one thread): equal test accuracy and step count."""
@@ -145,7 +187,7 @@ def build(runs, out_path):
             rows.append(load(d))
         except (OSError, ValueError, KeyError, RunError) as e:
             print(f"{SCRIPT}: skipping {d}: {e}", file=sys.stderr)
-    out = ["# Sentence classification (SST-2, SST-5)", "",
+    out = ["# Sentence and document classification (SST-2, SST-5; IMDB, 20 Newsgroups)", "",
            "Accuracy (%) of the best-dev-accuracy model on train / dev / test; parameters with and without the word "
            "embeddings; training sentences/s of the run (the median of its logged training windows over every "
            "start and resume; 1 thread, other jobs sharing the 2-core machine, so speeds are indicative only). "
@@ -193,6 +235,7 @@ def build(runs, out_path):
         if protocols:
             out += ["", "Protocol: " + "; ".join(protocols) + "."]
         out.append("")
+    out += realscale_lines(rows)
     lstm = [r for r in rows if r["set"] == "sst2" and r["kind"] == "lstm"]
     if lstm:
         r = max(lstm, key=lambda r: r["test"] or 0)

@@ -303,12 +303,13 @@ def md_table(header, align, rows):
     return [header, align] + (list(rows) or [empty])
 
 
-def write_sections(path, lines, rows, script, csv_header, group, default, section):
+def write_sections(path, lines, rows, script, csv_header, group, default, section, always=()):
     """write_table for a table of one section per value of r[group] (sorted; `default` alone when there is no
-    row, so an empty table still shows its headings): section(value, that value's rows) returns the section's
-    lines and the rows it lists, in the order listed, which the CSV follows; each section ends in a blank line."""
+    row, so an empty table still shows its headings; the values `always` too, with or without rows: sections that
+    say which runs they still wait for): section(value, that value's rows) returns the section's lines and the
+    rows it lists, in the order listed, which the CSV follows; each section ends in a blank line."""
     ordered = []
-    for value in sorted({r[group] for r in rows}) or [default]:
+    for value in sorted(({r[group] for r in rows} or {default}) | set(always)):
         body, listed = section(value, [r for r in rows if r[group] == value])
         lines = lines + body + [""]
         ordered += listed

@@ -26,6 +26,7 @@ import numpy as np
 
 import hashlib
 
+import embeddings
 from run_files import (RunError, csv_note, csv_path, read_json, report, run_divergence, table_main, write_csv,
                        write_text)
 import significance as sig
@@ -37,22 +38,66 @@ ALPHA = 0.05
 
 # (key, title, run-name pattern whose group is the cell, summary metric, stats kind, scale, digits, protocol)
 PROTOCOLS = [
-    ("sst2", "SST-2 test accuracy (%)", r"^classify_sst2_(?P<cell>.+)$", "accuracy", "accuracy", 100, 2,
+    ("sst2", "SST-2 test accuracy (%)", r"^classify_sst2_(?!glove_)(?P<cell>.+)$", "accuracy", "accuracy", 100, 2,
      "SST-2 sentence level (Kim 2014 splits 6,920 / 872 / 1,821), random embeddings, best-dev model"),
-    ("sst5", "SST-5 test accuracy (%)", r"^classify_sst5_(?P<cell>.+)$", "accuracy", "accuracy", 100, 2,
+    # Issue 52's real scale: one protocol per embedding mode run (tools/glove_mode.py runs seed 1234 both ways, then
+    # seeds 1 and 2 in the mode it chose on dev); the run's config must say the same embeddings (EMBEDDINGS).
+    ("sst2_glove_frozen", "SST-2 test accuracy (%), GloVe frozen", r"^classify_sst2_glove_frozen_(?P<cell>[a-z_]+)$",
+     "accuracy", "accuracy", 100, 2, "SST-2 sentence level (Kim 2014 splits), issue 52: GloVe 6B 100d frozen, the "
+     "recipe of the random-embedding rows otherwise, best-dev model"),
+    ("sst2_glove_finetune", "SST-2 test accuracy (%), GloVe fine-tuned",
+     r"^classify_sst2_glove_finetune_(?P<cell>[a-z_]+)$", "accuracy", "accuracy", 100, 2, "SST-2 sentence level "
+     "(Kim 2014 splits), issue 52: GloVe 6B 100d fine-tuned, the recipe of the random-embedding rows otherwise, "
+     "best-dev model"),
+    ("sst5", "SST-5 test accuracy (%)", r"^classify_sst5_(?!glove_)(?P<cell>.+)$", "accuracy", "accuracy", 100, 2,
      "SST-5 sentence level (8,544 / 1,101 / 2,210), random embeddings, best-dev model"),
+    ("sst5_glove_frozen", "SST-5 test accuracy (%), GloVe frozen", r"^classify_sst5_glove_frozen_(?P<cell>[a-z_]+)$",
+     "accuracy", "accuracy", 100, 2, "SST-5 sentence level (8,544 / 1,101 / 2,210), issue 52: GloVe 6B 100d frozen, "
+     "best-dev model"),
+    ("sst5_glove_finetune", "SST-5 test accuracy (%), GloVe fine-tuned",
+     r"^classify_sst5_glove_finetune_(?P<cell>[a-z_]+)$", "accuracy", "accuracy", 100, 2, "SST-5 sentence level "
+     "(8,544 / 1,101 / 2,210), issue 52: GloVe 6B 100d fine-tuned, best-dev model"),
     ("sick", "SICK test accuracy (%), cond +em +lc", r"^snli_sick_cond_(?P<cell>[a-z]+)$", "accuracy", "accuracy",
      100, 2, "SICK TRAIN / TRIAL / TEST (4,439 / 495 / 4,906), the ATR authors' cond model with the exact-match "
      "feature, lowercased"),
+    ("sick_glove_frozen", "SICK test accuracy (%), cond +em +lc, GloVe frozen",
+     r"^snli_sick_cond_glove_frozen_(?P<cell>[a-z_]+)$", "accuracy", "accuracy", 100, 2, "SICK TRAIN / TRIAL / TEST "
+     "(4,439 / 495 / 4,906), the cond model with the exact-match feature, lowercased, issue 52: GloVe 6B 100d frozen"),
+    ("sick_glove_finetune", "SICK test accuracy (%), cond +em +lc, GloVe fine-tuned",
+     r"^snli_sick_cond_glove_finetune_(?P<cell>[a-z_]+)$", "accuracy", "accuracy", 100, 2, "SICK TRAIN / TRIAL / "
+     "TEST (4,439 / 495 / 4,906), the cond model with the exact-match feature, lowercased, issue 52: GloVe 6B 100d "
+     "fine-tuned"),
     ("snli", "SNLI in-house test accuracy (%), cond", r"^snli_inhouse_cond_(?P<cell>[a-z]+)$", "accuracy",
      "accuracy", 100, 2, "reduced scale: 1 % of SNLI 1.0 train (5,498 pairs), full dev and test"),
+    ("snli_glove", "SNLI in-house test accuracy (%), cond, GloVe frozen",
+     r"^snli_inhouse_cond_glove_(?P<cell>[a-z_]+)$", "accuracy", "accuracy", 100, 2, "reduced data: 1 % of SNLI "
+     "1.0 train (5,498 pairs), full dev and test; issue 52: GloVe 6B 100d frozen, as the ATR authors kept theirs, "
+     "lowercased"),
     ("cws", "CWS MSR (b) test F1 (%)", r"^cws_msr_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100, 2,
      "in-house protocol (b): the SIGHAN-2005 MSR gold test file split 80/10/10 by line order"),
     ("gsd", "CWS UD Chinese GSD (c) test F1 (%)", r"^cws_gsd_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100,
      2, "protocol (c): UD Chinese GSD 1.4 with its own train/dev/test (3,997 / 500 / 500 sentences)"),
+    ("pkupd", "CWS PKU (d) test F1 (%)", r"^cws_pkupd_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100, 2,
+     "protocol (d), full scale (issue 52): PKU-annotated People's Daily 1998-01 train (less the lines that are "
+     "SIGHAN-2005 PKU test sentences; its last 10 % dev), the SIGHAN-2005 PKU gold test, random character "
+     "embeddings"),
     ("ner", "WNUT-17 test entity F1 (%)", r"^ner_wnut17_(?P<cell>atr|gru|lstm|ran|lrn|sru)$", "f1", "f1", 100, 2,
      "WNUT-17 (3,394 / 1,009 / 1,287 sentences), Lample et al.'s BiRNN-CRF with a character BiRNN, random "
      "embeddings, conlleval entity F1"),
+    ("ner_glove_frozen", "WNUT-17 test entity F1 (%), GloVe frozen", r"^ner_wnut17_glove_frozen_(?P<cell>[a-z_]+)$",
+     "f1", "f1", 100, 2, "WNUT-17 (3,394 / 1,009 / 1,287 sentences), Lample et al.'s BiRNN-CRF, issue 52: "
+     "GloVe 6B 100d frozen word vectors (characters random), conlleval entity F1"),
+    ("ner_glove_finetune", "WNUT-17 test entity F1 (%), GloVe fine-tuned",
+     r"^ner_wnut17_glove_finetune_(?P<cell>[a-z_]+)$", "f1", "f1", 100, 2, "WNUT-17 (3,394 / 1,009 / 1,287 "
+     "sentences), Lample et al.'s BiRNN-CRF, issue 52: GloVe 6B 100d fine-tuned word vectors (characters random), "
+     "conlleval entity F1"),
+    ("imdb", "IMDB test accuracy (%) (error rate = 100 − accuracy)", r"^classify_imdb_(?P<cell>[a-z_]+)$",
+     "accuracy", "accuracy", 100, 2, "IMDB documents, full scale (issue 52): 22,500 / 2,500 / 25,000, GloVe 6B 100d "
+     "fine-tuned, the first 256 and last 768 tokens of longer documents, unidirectional encoder, last state"),
+    ("20ng", "20 Newsgroups test accuracy (%) (error rate = 100 − accuracy)", r"^classify_20ng_(?P<cell>[a-z_]+)$",
+     "accuracy", "accuracy", 100, 2, "20 Newsgroups (bydate) documents, full scale (issue 52): 10,182 / 1,132 / "
+     "7,532, GloVe 6B 100d fine-tuned, the first 256 and last 768 tokens of longer documents, unidirectional encoder, "
+     "last state"),
     ("nmt", "Multi30k test2016 BLEU", r"^nmt_(?P<cell>atr|gru|lstm)$", "bleu", "bleu", 1, 2,
      "RNNSearch En→De on Multi30k (29k pairs), tokenised lowercased BLEU, beam 10"),
     ("ptb", "PTB test perplexity, small recipe", r"^lm_(?P<cell>lstm|atr_tanh|lrn)_small$", "ppl", "ppl", 1, 1,
@@ -64,6 +109,14 @@ PROTOCOLS = [
      "bootstrap resamples the test sentences only, so a † says these trained models differ on this test "
      "set, not that the cells would over other seeds, and there is no Welch test"),
 ]
+
+# The embeddings a protocol's runs start from (plots/embeddings.py's modes); a run whose config says otherwise is
+# not one of its runs (it may belong to a later protocol), so a GloVe run never joins a random-embedding protocol.
+EMBEDDINGS = {"sst2": "random", "sst5": "random", "sick": "random", "snli": "random", "ner": "random",
+              "sst2_glove_frozen": "frozen", "sst2_glove_finetune": "finetune", "sst5_glove_frozen": "frozen",
+              "sst5_glove_finetune": "finetune", "sick_glove_frozen": "frozen", "sick_glove_finetune": "finetune",
+              "snli_glove": "frozen", "ner_glove_frozen": "frozen", "ner_glove_finetune": "finetune",
+              "imdb": "finetune", "20ng": "finetune", "pkupd": "random"}
 
 
 def read_stats(path, kind):
@@ -140,6 +193,11 @@ def load_dirs(dirs):
         for key, _, pattern, metric, kind, *_ in PROTOCOLS:
             pm = re.match(pattern, m.group("base"))
             if not pm:
+                continue
+            mode = embeddings.run_mode(d) if key in EMBEDDINGS else None
+            if mode is not None and mode != EMBEDDINGS[key]:   # no config (a hand-made folder): the name decides
+                report(SCRIPT, d, f"its config says {embeddings.TEXT[mode]}, not protocol {key}'s "
+                       f"{embeddings.TEXT[EMBEDDINGS[key]]}", f"not in protocol {key}:")
                 continue
             run = read_seeded_run(d, metric, kind)
             if run is not None and run.diverged:   # never in a mean: its number is not a draw of the recipe
