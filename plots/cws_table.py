@@ -83,7 +83,8 @@ def corpus_section(corpus, every):
     if groups:
         lines += ["", "Per experiment over its seeds (run folders `<experiment>_s<seed>`" + (
             "; paired significance between cells: `seeds.md`" if tested else "") + "):", ""] + groups
-    if rs and not any(seed_of(r["run"]) is not None for r in rs):
+    trained = [r for r in rs if r["cell"] != "jieba"]   # the peer row has no seed to have
+    if trained and not any(seed_of(r["run"]) is not None for r in trained):
         lines += ["", "Every run here is one run without a seed suffix (from before `--seed`) and without kept "
                       "outputs: one draw per cell, which cannot be re-scored, so there is no mean over seeds and "
                       "no paired test, and none of these runs is in a headline table (`cells.md`, the README)."]

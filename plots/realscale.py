@@ -47,16 +47,16 @@ SECTIONS = {}
 for _mode in embeddings.MODES:
     _t = embeddings.TEXT[_mode]
     SECTIONS[f"sst2_glove_{_mode}"] = _glove(
-        f"SST-2 (sentence level, full data), {_t} (issue 52)", f"sst2_glove_{_mode}", "classify",
+        f"SST-2 (sentence level), {_t} (issue 52)", f"sst2_glove_{_mode}", "classify",
         f"experiments/classify/sst2_glove_{_mode}_{{cell}}.json", "sst2", _mode, "sentences", "test")
     SECTIONS[f"sst5_glove_{_mode}"] = _glove(
-        f"SST-5 (sentence level, full data), {_t} (issue 52)", f"sst5_glove_{_mode}", "classify",
+        f"SST-5 (sentence level), {_t} (issue 52)", f"sst5_glove_{_mode}", "classify",
         f"experiments/classify/sst5_glove_{_mode}_{{cell}}.json", "sst5", _mode, "sentences", "test")
     SECTIONS[f"sick_glove_{_mode}"] = _glove(
-        f"SICK (full data), cond +em +lc, {_t} (issue 52)", f"sick_glove_{_mode}", "snli",
+        f"SICK, cond +em +lc, {_t} (issue 52)", f"sick_glove_{_mode}", "snli",
         f"experiments/snli/sick_cond_glove_{_mode}_{{cell}}.json", "sick", _mode, "pairs", "test")
     SECTIONS[f"wnut17_glove_{_mode}"] = _glove(
-        f"WNUT-17 (full data), {_t} word vectors (issue 52)", f"ner_glove_{_mode}", "ner",
+        f"WNUT-17, {_t} word vectors (issue 52)", f"ner_glove_{_mode}", "ner",
         f"experiments/ner/wnut17_glove_{_mode}_{{cell}}.json", "wnut17", _mode, "words", "f1")
 SECTIONS["inhouse_glove_frozen"] = _fixed(
     "SNLI in-house (reduced data: 1 % of train; full dev and test), cond, GloVe 6B 100d frozen as the ATR authors "
@@ -173,11 +173,13 @@ def resources(spec, rows):
     for r in sorted(rows, key=lambda r: r["run"]):
         s = optional_json(os.path.join(r["dir"], "summary.json"), "realscale.py") or {}
         mode = embeddings.run_mode(r["dir"])
+        # a peer (jieba) trains nothing here: no embeddings, no training rate
+        emb = "– (a peer: its own dictionary and HMM)" if r["run"] == spec.peer else embeddings.TEXT.get(mode, "?")
         rate = train_rate(r["dir"], s)
         per = tokens_per_unit(s) if spec.unit in ("sentences", "documents") else (
             1.0 if spec.unit in ("words", "characters") else None)
         rss = number_or_none(s.get("peak_rss_mb"))
-        out.append(f"| `{r['run']}` | {embeddings.TEXT.get(mode, '?')} | {embeddings.vocabulary_text(s)} | "
+        out.append(f"| `{r['run']}` | {emb} | {embeddings.vocabulary_text(s)} | "
                    f"{f'{rate:,.0f}' if number_or_none(rate) else '–'} | "
                    + (f"{f'{rate * per:,.0f}' if number_or_none(rate) and per else '–'} | " if tokens else "")
                    + f"{f'{rss:,.0f}' if rss is not None else '– (not recorded)'} |")
