@@ -5,7 +5,9 @@ and claims.csv (issue 51), from the committed run folders, sweep folders and spe
 Evidence, per claim: on the fixed recipes, the seeded runs of seeds_table (the paired bootstrap over test
 examples and seeds, computed by seeds_table.compare, the same call every other table makes); after tuning, the
 seed runs of each cell's best configuration in the tools/tune.py sweeps (tune_table.load); for speed, the speed
-task's files; for the twin gates, the runs' gates.json.
+task's files; for the twin gates, the runs' gates.json; for DTMT's deep transition (issue 57) and LRN on SQuAD
+(issue 53), rows of their own (OWN_ROWS): the DTMT runs against the nmt protocol's GRU runs, and the rc runs
+rc.md compares, each through the same seeds_table.compare and the same rule.
 
 The rule (RULES below, printed on the page):
 - "A better than B": supported when the difference is in the claimed direction with bootstrap p < 0.05,
@@ -24,16 +26,21 @@ usage: claims_table.py [--runs results/runs] [--sweeps results/sweeps] [--speed 
 import argparse
 import csv
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run_files import RunError, read_json, write_csv, write_text  # noqa: E402
 import realscale  # noqa: E402
+import rc_table  # noqa: E402
 import seeds_table  # noqa: E402
 import tune_table  # noqa: E402
 
 SCRIPT = "claims_table.py"
 MARGIN = {"accuracy": 1.0, "f1": 1.0, "bleu": 1.0, "ppl": 2.0}   # parity margin, in the table's units
+# SQuAD F1 (the "squad" kind, in F1 points): ±1, as the other F1 tasks; the LRN paper's five cells span 0.74 F1
+# (SRU 78.41 to GRU 79.15), so a difference inside ±1 is as close as the paper's own rows.
+MARGIN["squad"] = 1.0
 SPEED_MARGIN = 0.05
 RULES = __doc__.split("The rule (RULES below, printed on the page):\n")[1].split("usage:")[0].strip()
 
@@ -62,16 +69,25 @@ CLAIMS = [
      [("ner", "lrn", "lstm"), ("ner_glove", "lrn", "lstm")], [("wnut17.json", "hidden", "lrn", "lstm")]),
     ("lrn_doc", "LRN, Table 4", "LRN matches LSTM on document classification (AmaPolar, Yahoo)", "parity",
      [("imdb", "lrn", "lstm"), ("20ng", "lrn", "lstm")], None),
-    ("lrn_rc", "LRN, Table 5", "LRN matches LSTM on reading comprehension (SQuAD EM / F1)", "untested", [], None),
-    ("dtmt_deep", "DTMT (AAAI 2019)", "DTMT's deep transition improves on a shallow GRU RNNSearch", "untested",
-     [], None),
+    ("lrn_rc", "LRN, Table 5", "LRN matches LSTM on reading comprehension (SQuAD EM / F1)", "parity",
+     [("rc", "lrn", "lstm")], None),
+    ("dtmt_deep", "DTMT (AAAI 2019)", "DTMT's deep transition improves on a shallow GRU RNNSearch", "better",
+     [("nmt_dtmt", "dtmt", "gru")], None),
 ]
-UNTESTED = {"lrn_rc": "no reading-comprehension task here yet (R-Net on SQuAD: issue 53)",
-            "dtmt_deep": "one unseeded run at transition depth 1 without kept outputs (nmt_dt); the depth study is "
-                         "issue 57"}
+UNTESTED = {}   # claim id -> why no evidence of the needed kind exists here (kind "untested"); none at present
 KIND_OF = {p[0]: p[4] for p in seeds_table.PROTOCOLS}
 SCALE = {p[0]: p[5] for p in seeds_table.PROTOCOLS}
 PROTOCOL_TEXT = {p[0]: p[7] for p in seeds_table.PROTOCOLS}
+# Evidence read by a row function of its own (OWN_ROWS below), not through seeds_table.PROTOCOLS: DTMT is an
+# architecture, not a cell of the nmt protocol's table (it would become seeds.md's "best" of the RNNSearch cells),
+# and rc.md already selects and compares the SQuAD runs.
+PROTOCOL_TEXT.update({
+    "nmt_dtmt": "DTMT (Meng & Zhang 2019) from experiments/nmt/dtmt.json (run folders nmt_dtmt_s<seed>; its depths, "
+                "heads and depth study in [dtmt.md](dtmt.md)) against the nmt protocol's RNNSearch GRU runs, on "
+                "that protocol: " + PROTOCOL_TEXT["nmt"],
+    "rc": "R-Net on SQuAD v1.1 dev, official F1 per question ([rc.md](rc.md): the runs its cells.md column reads, "
+          "the squad_<cell> recipe; the same paired bootstrap rc.md prints); parity margin ±1 F1 point "
+          "(MARGIN's \"squad\")"})
 
 
 def verdict_of(kind, cmp, metric_kind, scale):
@@ -94,6 +110,21 @@ def verdict_of(kind, cmp, metric_kind, scale):
     return "no significant difference", text
 
 
+def pair_row(proto, a, b, ra, rb, kind, metric_kind, scale, few="fewer than 3 seeds", pending=""):
+    """One evidence row (proto, a, b, n, verdict, effect) of cells a and b from their seeded runs (seeds_table.load's
+    (seed, dir, value, stats rows) tuples): not tested below 3 seeds a side (`few` says why, after `pending`), else
+    verdict_of the pair's one test (seeds_table.compare). Every fixed-recipe row, and dtmt.md's verdict, comes from
+    here."""
+    if not ra or not rb:
+        return (proto, a, b, "–", "not tested here", pending + "no seeded runs of both cells")
+    n = f"{len(ra)} / {len(rb)}"
+    if len(ra) < 3 or len(rb) < 3:
+        return (proto, a, b, n, "not tested here", pending + few)
+    cmp = seeds_table.compare(metric_kind, ra, rb)
+    v, eff = verdict_of(kind, cmp, metric_kind, scale)
+    return (proto, a, b, n, v, eff if cmp else "outputs not kept for every seed")
+
+
 def fixed_rows(claim, seeds, runs_dir=None):
     """The rows of a claim's seeded evidence; runs_dir: where glove_mode finds the seed-1234 runs that choose the
     GloVe mode of a protocol named without it (realscale.CHOSEN)."""
@@ -107,18 +138,53 @@ def fixed_rows(claim, seeds, runs_dir=None):
             out.append((proto, a, b, "–", "not tested here", why))
             continue
         cells = seeds.get(proto, {})
-        if a not in cells or b not in cells:
-            out.append((proto, a, b, "–", "not tested here", pending + "no seeded runs of both cells"))
-            continue
-        ra, rb = cells[a], cells[b]
-        n = f"{len(ra)} / {len(rb)}"
-        if len(ra) < 3 or len(rb) < 3:
-            out.append((proto, a, b, n, "not tested here", pending + "fewer than 3 seeds"))
-            continue
-        cmp = seeds_table.compare(KIND_OF[proto], ra, rb)
-        v, eff = verdict_of(kind, cmp, KIND_OF[proto], SCALE[proto])
-        out.append((proto, a, b, n, v, eff if cmp else "outputs not kept for every seed"))
+        out.append(pair_row(proto, a, b, cells.get(a, []), cells.get(b, []), kind, KIND_OF[proto], SCALE[proto],
+                            pending=pending))
     return out
+
+
+def seeded_runs(runs_dir, experiment, metric="bleu", kind="bleu"):
+    """seeds_table.load's tuples for the seeded run folders <experiment>_s<seed> of runs_dir (in its order: by
+    seed), for an experiment no PROTOCOLS pattern names; a diverged or unreadable run is reported and left out."""
+    pattern = re.compile(re.escape(experiment) + r"_s(?P<seed>\d+)$")
+    names = sorted(os.listdir(runs_dir)) if os.path.isdir(runs_dir) else []
+    out = []
+    for name in names:
+        m = pattern.fullmatch(name)
+        d = os.path.join(runs_dir, name)
+        if not m or not os.path.isdir(d):
+            continue
+        run = seeds_table.read_seeded_run(d, metric, kind, SCRIPT)
+        if run is not None and not run.diverged:
+            out.append((int(m.group("seed")), d, run.value, run.rows))
+    return sorted(out, key=lambda r: (r[0], r[1]))
+
+
+def dtmt_rows(claim, runs_dir):
+    """dtmt_deep's evidence: test2016 BLEU of the seeded runs of experiments/nmt/dtmt.json (nmt_<A>_s<seed>) against
+    the shallow RNNSearch runs of experiments/nmt/<B>.json (nmt_<B>_s<seed>, the nmt protocol's), one test."""
+    return [pair_row(proto, a, b, seeded_runs(runs_dir, "nmt_" + a), seeded_runs(runs_dir, "nmt_" + b), claim[3],
+                     "bleu", 1) for proto, a, b in claim[4]]
+
+
+def rc_rows(claim, runs_dir):
+    """lrn_rc's evidence: SQuAD v1.1 dev F1 of the runs cells.md's SQuAD column reads (rc_table.headline_rows),
+    as rc.md pairs them (rc_table.cmp_runs, kind "squad"): the same test rc.md prints."""
+    by = rc_table.counted(rc_table.headline_rows(rc_table.load(runs_dir)))
+    out = []
+    for proto, a, b in claim[4]:
+        ga, gb = by.get(a, []), by.get(b, [])
+        row = pair_row(proto, a, b, rc_table.cmp_runs(ga, "f1"), rc_table.cmp_runs(gb, "f1"), claim[3], "squad", 1,
+                       few="fewer than 3 seeds (issue 53's queues run one seed per cell first; rc.md compares them)")
+        why = next((r["no_rows"] for r in ga + gb if r["rows"] is None), None)
+        if why and row[5] == "outputs not kept for every seed":   # rc.md's reason, which names the run
+            row = row[:5] + (f"no per-question statistics: {why}",)
+        out.append(row)
+    return out
+
+
+# Claims whose evidence a function of its own reads (claim, runs dir) -> rows, instead of fixed_rows.
+OWN_ROWS = {"dtmt_deep": dtmt_rows, "lrn_rc": rc_rows}
 
 
 def tuned_rows(claim, tuned):
@@ -215,6 +281,8 @@ def build(runs_dir, sweeps_dir, speed_dir):
             rows = gate_rows(runs_dir)
         elif kind == "untested":
             rows = [("–", "–", "–", "–", "not tested here", UNTESTED[cid])]
+        elif cid in OWN_ROWS:
+            rows = OWN_ROWS[cid](claim, runs_dir)
         else:
             rows = fixed_rows(claim, seeds, runs_dir) + tuned_rows(claim, tuned)
         for proto, a, b, n, v, eff in rows:

@@ -4,6 +4,9 @@ JSON files (results/speed/) alone, each as markdown with a CSV beside it (standa
 
   lm.md / lm.csv                      PTB language model (plots/lm_table.py)
   nmt.md / nmt.csv, nmt_ensembles.csv NMT, ATR paper Tables 2/4 (plots/nmt_table.py; + results/nmt_extra/*.json)
+  dtmt.md / dtmt.csv                  DTMT (issue 57): the DTMT runs, the depth study and the shallow GRU / ATR
+                                      baselines, with "deep transition beats shallow" judged by claims.md's rule
+                                      (plots/dtmt_table.py; names the issue's queued runs not committed yet)
   cws.md / cws.csv                    CWS, Table 7 (plots/cws_table.py)
   ner.md / ner.csv                    NER, the LRN paper's sixth task (plots/ner_table.py)
   snli.md / snli.csv                  NLI, Table 6 (plots/snli_table.py; says so when no run is committed yet)
@@ -48,6 +51,7 @@ import cells_table  # noqa: E402
 import claims_table  # noqa: E402
 import classify_table  # noqa: E402
 import cws_table  # noqa: E402
+import dtmt_table  # noqa: E402
 import lm_table  # noqa: E402
 import ner_table  # noqa: E402
 import nmt_table  # noqa: E402
@@ -102,6 +106,7 @@ def main():
     step("lm.md", lambda: lm_table.write(lm, out("lm.md")))
     step("nmt.md", lambda: nmt_table.write(nmt, nmt_table.load_extra(extra), out("nmt.md"),
                                            os.path.join(a.speed, "nmt.csv")))
+    step("dtmt.md", lambda: dtmt_table.write(dtmt_table.load(a.runs), out("dtmt.md"), a.runs))
     step("cws.md", lambda: cws_table.write(cws, out("cws.md")))
     ner = step("ner runs", lambda: ner_table.load(a.runs)) or []
     step("ner.md", lambda: ner_table.write(ner, out("ner.md")))

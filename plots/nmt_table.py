@@ -42,6 +42,11 @@ PAPER_ENSEMBLE = "RNNSearch + ATR + CA, ensemble of 8: 24.97 / 24.33 (single mod
 
 def system_name(model):
     cell = model["cell"]["type"]
+    if model.get("kind", "rnnsearch") == "dtmt":   # DTMT (issue 57; dtmt.md): its depths from the config, not the name
+        t = model.get("dtmt", {})
+        depth = "-".join(str(t.get(k, "?"))
+                         for k in ("encoder_transitions", "query_transitions", "decoder_transitions"))
+        return f"dtmt_{cell}_{depth}" + ("" if t.get("linear_transform", True) else "_no_linear")
     name = cell
     if model.get("encoder") == "ca":
         name += "_ca"
@@ -83,7 +88,7 @@ def load_run(d):
     cell1, cell2 = gates.get("cell1", {}), gates.get("cell2", {})
     r = {"run": os.path.basename(d), "dir": d, "system": system_name(model), "key": cell_key(model["cell"]),
          "plain": model.get("encoder", "default") != "ca" and model.get("encoder_layers", 1) == 1
-         and model.get("decoder_layers", 1) == 1,
+         and model.get("decoder_layers", 1) == 1 and model.get("kind", "rnnsearch") == "rnnsearch",   # not DTMT
          "test_set": test, "params": s.get("params"),
          "bleu": t.get("bleu"), "sacre": t.get("sacrebleu"), "nt_bleu": nt.get("bleu"),
          "nt_sacre": nt.get("sacrebleu"), "wps": train_rate(d, s, metrics),

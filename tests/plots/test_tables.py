@@ -120,8 +120,8 @@ class MakeTables(unittest.TestCase):
         self.assertNotIn("Traceback", self.stderr + self.stdout)
 
     def test_every_table_and_csv_written(self):
-        for name in ("lm.md", "lm.csv", "nmt.md", "nmt.csv", "nmt_ensembles.csv", "cws.md", "cws.csv", "snli.md",
-                     "snli.csv", "rc.md", "rc.csv", "speed.md", "speed.csv", "speed_all.csv", "speed_torch.csv", "table1.md",
+        for name in ("lm.md", "lm.csv", "nmt.md", "nmt.csv", "nmt_ensembles.csv", "dtmt.md", "dtmt.csv", "cws.md",
+                     "cws.csv", "snli.md", "snli.csv", "rc.md", "rc.csv", "speed.md", "speed.csv", "speed_all.csv", "speed_torch.csv", "table1.md",
                      "table1.csv", "cells.md", "cells.csv", "cells_paper.csv"):
             self.assertTrue(os.path.getsize(self.path(name)) > 0, name)
 
@@ -435,7 +435,7 @@ class EdgeCases(unittest.TestCase):
             self.assertIn("lm.json: file missing", err)
             self.assertIn(f"{readme}: needs exactly one", err)
             self.assertEqual(read(readme), "no markers here\n")
-            for name in ("lm.md", "nmt.md", "cws.md", "snli.md"):
+            for name in ("lm.md", "nmt.md", "dtmt.md", "cws.md", "snli.md"):
                 self.assertIn("(no finished run committed yet)", read(os.path.join(out, name)), name)
                 self.assertEqual(len(csv_rows(os.path.join(out, name[:-3] + ".csv"))), 1, name)   # header only
             self.assertFalse(os.path.exists(os.path.join(out, "speed.md")))
