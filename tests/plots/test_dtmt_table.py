@@ -10,7 +10,6 @@ rule with the same numbers on both pages, and nmt_table / cells_table keeping DT
     /usr/bin/python3 tests/plots/test_dtmt_table.py     (from anywhere; numpy, as plots/significance.py)
 """
 import csv
-import json
 import os
 import shutil
 import subprocess
@@ -23,6 +22,8 @@ RUNS = os.path.join(ROOT, "tests", "plots", "fixtures", "dtmt", "runs")
 RC_FIX = os.path.join(ROOT, "tests", "plots", "fixtures", "rc")
 PLOTS = os.path.join(ROOT, "plots")
 sys.path.insert(0, PLOTS)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fixture_util import copy_runs, edit_json  # noqa: E402
 import cells_table  # noqa: E402
 import claims_table  # noqa: E402
 import nmt_table  # noqa: E402
@@ -65,13 +66,6 @@ def line(text, start):
     return found[0]
 
 
-def edit_json(path, edit):
-    with open(path, encoding="utf-8") as f:
-        j = json.load(f)
-    edit(j)
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(j, f)
-
 
 def set_bleu(d, bleu):
     """Gives run folder d the BLEU `bleu` everywhere the fixture keeps it (stats rows and summary.json)."""
@@ -85,12 +79,6 @@ def set_bleu(d, bleu):
         s["test"]["bleu"] = float(bleu)
         s["translations"]["test2016"].update(bleu=float(bleu), sacrebleu=bleu - 0.5)
     edit_json(os.path.join(d, "summary.json"), summary)
-
-
-def copy_runs(tmp):
-    runs = os.path.join(tmp, "runs")
-    shutil.copytree(RUNS, runs)
-    return runs
 
 
 class DtmtTable(unittest.TestCase):
@@ -162,7 +150,7 @@ class DtmtTable(unittest.TestCase):
     def test_missing_runs_named(self):
         self.assertIn("and not in the run folders: `nmt_dtmt_atr_s1234`.", self.text)
         with tempfile.TemporaryDirectory() as tmp:
-            runs = copy_runs(tmp)
+            runs = copy_runs(RUNS, tmp)
             d = os.path.join(runs, "nmt_dtmt_atr_s1234")
             shutil.copytree(os.path.join(runs, "nmt_dtmt_depth1_s1234"), d)
             edit_json(os.path.join(d, "config.resolved.json"), lambda c: (
@@ -180,7 +168,7 @@ class DtmtTable(unittest.TestCase):
 
     def test_config_differences_named(self):
         with tempfile.TemporaryDirectory() as tmp:
-            runs = copy_runs(tmp)
+            runs = copy_runs(RUNS, tmp)
             edit_json(os.path.join(runs, "nmt_dtmt_depth2_s1234", "config.resolved.json"),
                       lambda c: c["model"].update(embed=128))
             rc, err, text = table(runs, os.path.join(tmp, "dtmt.md"))
@@ -195,7 +183,7 @@ class DtmtClaim(unittest.TestCase):
     def verdict(self, bleus, drop=()):
         """dtmt.md's claim row and claims.md's dtmt_deep row with the DTMT seeds' BLEU set to `bleus`."""
         with tempfile.TemporaryDirectory() as tmp:
-            runs = copy_runs(tmp)
+            runs = copy_runs(RUNS, tmp)
             for seed, bleu in zip((1234, 1, 2), bleus):
                 set_bleu(os.path.join(runs, f"nmt_dtmt_s{seed}"), bleu)
             for name in drop:
@@ -241,7 +229,7 @@ class DtmtClaim(unittest.TestCase):
 
     def test_diverged_seed_left_out(self):
         with tempfile.TemporaryDirectory() as tmp:
-            runs = copy_runs(tmp)
+            runs = copy_runs(RUNS, tmp)
             d = os.path.join(runs, "nmt_dtmt_s7")
             shutil.copytree(os.path.join(runs, "nmt_dtmt_s2"), d)
             set_bleu(d, 0)

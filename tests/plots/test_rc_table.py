@@ -22,6 +22,8 @@ FIX = os.path.join(ROOT, "tests", "plots", "fixtures", "rc")
 RUNS = os.path.join(FIX, "runs")
 PLOTS = os.path.join(ROOT, "plots")
 sys.path.insert(0, PLOTS)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fixture_util import copy_runs  # noqa: E402
 import cells_table  # noqa: E402
 import rc_table  # noqa: E402
 
@@ -45,12 +47,6 @@ def line(text, start):
     if len(found) != 1:
         raise AssertionError(f"{len(found)} lines start with {start!r}:\n{text}")
     return found[0]
-
-
-def copy_runs(tmp):
-    runs = os.path.join(tmp, "runs")
-    shutil.copytree(RUNS, runs)
-    return runs
 
 
 class RcTable(unittest.TestCase):
@@ -132,7 +128,7 @@ class RcTable(unittest.TestCase):
         self.assertIn("Paired bootstrap over the 4 dev questions", self.text)
         # Another character RNN for lstm: its runs get a section of their own, which says so; none is pooled.
         with tempfile.TemporaryDirectory() as tmp:
-            runs = copy_runs(tmp)
+            runs = copy_runs(RUNS, tmp)
             for seed in (1, 2):
                 path = os.path.join(runs, f"rc_squad_lstm_s{seed}", "config.resolved.json")
                 with open(path, encoding="utf-8") as f:
@@ -152,7 +148,7 @@ class RcTable(unittest.TestCase):
 
     def test_without_stats_the_predictions_are_rescored_or_the_reason_given(self):
         with tempfile.TemporaryDirectory() as tmp:
-            runs = copy_runs(tmp)
+            runs = copy_runs(RUNS, tmp)
             shutil.rmtree(os.path.join(runs, "rc_squad_lrn_s1", "stats"))
             # The dev answers prepared (the fixture's data/squad): recomputed, the same table.
             rc, _, err, text = table(runs, os.path.join(tmp, "rc.md"), FIX)
@@ -187,7 +183,7 @@ class RcTable(unittest.TestCase):
         self.assertEqual(left["lstm"]["rc"], "2 usable seeds (`rc_squad_lstm_s1`, `rc_squad_lstm_s2`), fewer than 3")
         self.assertIn("`rc_squad_gru`: no seed", left["gru"]["rc"])
         with tempfile.TemporaryDirectory() as tmp:
-            runs = copy_runs(tmp)
+            runs = copy_runs(RUNS, tmp)
             shutil.copytree(os.path.join(runs, "rc_squad_lstm_s2"), os.path.join(runs, "rc_squad_lstm_s3"))
             best, _ = cells_table.collect([], [], [], [], None, rc_table.load(runs, FIX))
             value, source, note = best["lstm"]["rc"]

@@ -20,6 +20,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FIX = os.path.join(ROOT, "tests", "plots", "fixtures", "tables")
 RUNS, SPEED = os.path.join(FIX, "runs"), os.path.join(FIX, "speed")
 PLOTS = os.path.join(ROOT, "plots")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fixture_util import edit_json  # noqa: E402
 
 README = """# A project
 
@@ -82,14 +84,6 @@ def plain(md_cell):
     """A markdown number as its CSV twin: no bold, no thousands separators, "–" -> ""."""
     return "" if md_cell == "–" else md_cell.replace("**", "").replace(",", "")
 
-
-def edit_json(path, edit):
-    """Rewrites a JSON file in place after edit(obj) changed it."""
-    with open(path, encoding="utf-8") as f:
-        j = json.load(f)
-    edit(j)
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(j, f)
 
 
 def nmt_table_of(runs, top):
