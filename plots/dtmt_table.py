@@ -18,13 +18,12 @@ usage: dtmt_table.py [--runs results/runs] [--out results/dtmt.md]   (numpy, thr
 
 A run folder that cannot be read is reported on stderr (its path and what is wrong) and left out (run_files.py).
 """
-import argparse
 import glob
 import os
 import shlex
 
 from run_files import (HEADLINE_MIN_SEEDS, RunError, csv_note, csv_path, load_runs, md_table, num, read_json,
-                       run_problems, seed_of, SEED_SUFFIX, write_table)
+                       run_problems, seed_of, SEED_SUFFIX, table_main, write_table)
 import claims_table
 import nmt_table
 import seeds_table
@@ -280,15 +279,5 @@ def write(rows, out, runs_dir="results/runs", queues=QUEUES):
     return write_table(out, lines, rows, SCRIPT, CSV_HEADER, csv_rows)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--runs", default="results/runs")
-    ap.add_argument("--out", default="results/dtmt.md")
-    a = ap.parse_args()
-    if not os.path.isdir(a.runs):
-        ap.error(f"--runs {a.runs}: no such directory")
-    write(load(a.runs), a.out, a.runs)
-
-
 if __name__ == "__main__":
-    main()
+    table_main(__doc__, "results/dtmt.md", load, write, with_runs=True)

@@ -403,15 +403,16 @@ def pct_csv(x):
     return f"{100 * x:.2f}" if isinstance(x, (int, float)) else ""
 
 
-def table_main(doc, default_out, load, write):
-    """The command line of a table script run alone: --runs (default results/runs) and --out."""
+def table_main(doc, default_out, load, write, with_runs=False):
+    """The command line of a table script run alone: --runs (default results/runs) and --out; with_runs: write
+    also takes the --runs folder (a table that names the runs still missing from it)."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", default="results/runs")
     ap.add_argument("--out", default=default_out)
     a = ap.parse_args()
     if not os.path.isdir(a.runs):
         ap.error(f"--runs {a.runs}: no such directory")
-    write(load(a.runs), a.out)
+    write(load(a.runs), a.out, *([a.runs] if with_runs else []))
 
 
 SEED_SUFFIX = re.compile(r"^(?P<base>.+)_s(?P<seed>\d+)$")
