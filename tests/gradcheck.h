@@ -2,6 +2,8 @@
 //  - loss = Σ R ⊙ y with a fixed random R (asymmetric upstream gradients);
 //  - central differences for every entry of every registered input and parameter;
 //  - the accumulation contract: grads are pre-filled with random G0 and the check is grad - G0 == numeric;
+//  - the first-write path: the same gradients again with every input behind a pass-through node and take()
+//    buffers poisoned with NaN (an op that reads a fresh gradient or assigns only part of it shows);
 //  - every op recorded by the function under test is noted for the coverage gate (grad_main.cc).
 #pragma once
 #include <array>
@@ -28,7 +30,7 @@ class GradCheck {
   explicit GradCheck(std::uint64_t seed = 7);
   struct Input {
     Param* p;
-    Var in(Graph& g) const { return g.param(*p); }
+    Var in(Graph& g) const;   // the parameter, or (in check()'s second analytic pass) a node it feeds
   };
   Input input(Index rows, Index cols);       // a random input that gets gradient-checked
   void also_perturb(ParamStore& store);      // check every parameter of a model too
@@ -36,6 +38,7 @@ class GradCheck {
   double max_abs_error() const { return max_err_; }
 
   static std::set<std::string>& checked_ops();   // ops seen by any check so far
+  static bool& wrap_inputs();                     // Input::in() returns a pass-through node
 
  private:
   std::vector<Param*> inputs_;        // rescaled by `scales`

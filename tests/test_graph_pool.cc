@@ -60,6 +60,60 @@ TEST(GraphPool, AddGradAdoptsAnUntouchedGradientAndAddsOtherwise) {
   EXPECT_THROW(g.add_grad(y.id, Mat::Zero(3, 2)), Error);
 }
 
+TEST(GraphPool, GradOutIsFreshOnlyAtTheFirstTouchAndNeverForAParameter) {
+  ParamStore store;
+  Param& p = store.add("p", 2, 3, init::constant(1));
+  Graph g;
+  g.poison_takes();
+  Var y = scale(g.param(p), 2);
+  const Graph::GradOut first = g.grad_out(y.id);
+  EXPECT_TRUE(first.fresh);
+  EXPECT_EQ(first.beta(), Real(0));
+  EXPECT_TRUE(first.m.array().isNaN().all());   // unspecified contents: the caller assigns
+  first.m.setConstant(0.5);
+  const Graph::GradOut second = g.grad_out(y.id);
+  EXPECT_FALSE(second.fresh);
+  EXPECT_EQ(second.beta(), Real(1));
+  EXPECT_EQ(second.m.data(), first.m.data());
+  g.accumulate(y.id, Mat::Constant(2, 3, 0.25));
+  EXPECT_EQ(g.grad(y.id), Mat::Constant(2, 3, 0.75));
+  Var z = scale(g.param(p), 3);
+  g.accumulate(z.id, Mat::Constant(2, 3, 0.125));   // a first touch assigns: no NaN survives
+  EXPECT_EQ(g.grad(z.id), Mat::Constant(2, 3, 0.125));
+  p.grad.setConstant(1);
+  EXPECT_FALSE(g.grad_out(g.param(p).id).fresh);   // a parameter's gradient holds earlier batches' sums
+  g.accumulate(g.param(p).id, Mat::Constant(2, 3, 1));
+  EXPECT_EQ(p.grad, Mat::Constant(2, 3, 2));
+}
+
+// Every op on this chain writes its input's gradient at the first touch by assignment: backward() zero-fills the
+// loss's 1x1 seed and nothing else (before grad_out, every intermediate gradient was zero-filled first).
+TEST(GraphPool, BackwardOfAnMlpZeroFillsOnlyTheLossSeed) {
+  ParamStore store;
+  Param& w1 = store.add("w1", 3, 5, init::uniform(0.5));
+  Param& b1 = store.add("b1", 1, 5, init::uniform(0.5));
+  Param& w2 = store.add("w2", 5, 4, init::uniform(0.5));
+  Graph g;
+  Var x = g.constant(Mat::Constant(4, 3, 0.25));
+  Var h = tanh(affine(x, g.param(w1), g.param(b1)));
+  Var y = softmax_rows(matmul(h, g.param(w2)));
+  Var loss = sum_all(slice_cols(y, 1, 2) * sigmoid(slice_cols(h, 0, 2)));
+  const long before = g.pool_stats().zero_filled;
+  g.backward(loss);
+  EXPECT_EQ(g.pool_stats().zero_filled - before, 1);
+  EXPECT_GT(w1.grad.norm(), 0);
+}
+
+TEST(GraphPool, GradOutOfAReleasedGradientThrows) {
+  ParamStore store;
+  Param& p = store.add("p", 2, 2, init::constant(1));
+  Graph g;
+  Var h = scale(g.param(p), 2);
+  Var loss = sum_all(h);
+  g.backward(loss);
+  EXPECT_THROW(g.grad_out(h.id), Error);
+}
+
 // h_t = tanh(x_t + h_{t-1} U): U's gradient, accumulated by one product at the end of backward(), equals
 // Σ_t h_{t-1}ᵀ dq_t summed step by step from the per-step gradients the graph kept.
 TEST(DeferredWeightGrad, EqualsTheSumOfPerStepProducts) {

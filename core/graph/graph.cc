@@ -1,5 +1,7 @@
 #include "graph/graph.h"
 
+#include <limits>
+
 #include "base/threads.h"
 
 #include "base/profile.h"
@@ -14,11 +16,14 @@ Mat Graph::take(Index rows, Index cols) {
     Mat m = std::move(it->second.back().m);
     it->second.pop_back();
     m.resize(rows, cols);   // same element count: no reallocation
+    if (poison_takes_) m.setConstant(std::numeric_limits<Real>::quiet_NaN());
     return m;
   }
   ++stats_.misses;
   evict(rows * cols);
-  return Mat(rows, cols);
+  Mat m(rows, cols);
+  if (poison_takes_) m.setConstant(std::numeric_limits<Real>::quiet_NaN());
+  return m;
 }
 
 void Graph::evict(Index elements) {
@@ -34,6 +39,7 @@ void Graph::evict(Index elements) {
 Mat Graph::take_zero(Index rows, Index cols) {
   Mat m = take(rows, cols);
   m.setZero();
+  stats_.zero_filled += m.size();
   return m;
 }
 
@@ -147,6 +153,17 @@ Mat& Graph::grad(NodeId id) {
     n.grad_ready = true;
   }
   return n.grad;
+}
+
+Graph::GradOut Graph::grad_out(NodeId id) {
+  Node& n = nodes_[static_cast<size_t>(id)];
+  if (n.ext_grad || n.grad_ready) return {grad(id), false};
+  TW_CHECK(!n.grad_released, "Graph::grad_out: the gradient of node ", id, " (", n.op,
+           ") was released when its backward had run (HINT: keep_gradients() before backward() to read it)");
+  const Mat& v = n.borrowed ? *n.borrowed : n.value;
+  n.grad = take(v.rows(), v.cols());
+  n.grad_ready = true;
+  return {n.grad, true};
 }
 
 Mat Graph::release(NodeId stash_id) {

@@ -6,7 +6,8 @@
 // faults of freshly mapped [N, V] buffers were 28 % of a PTB training step before the pool).
 //
 // Op contract (every op in core/ops follows it):
-//  1. forward writes a fresh value; 2. backward ACCUMULATES (+=) into input grads, never assigns;
+//  1. forward writes a fresh value; 2. backward ACCUMULATES (+=) into input grads, never assigns, except into
+//     a gradient grad_out() reports fresh (accumulate() and gemm with GradOut::beta() do both right);
 //  3. closures capture Vars and scalars by value, never Mat& (read g.value(id) inside the closure);
 //  4. skip inputs with !g.needs_grad(id); 5. shapes are checked at record time with the op name;
 //  6. every op name is in kAllOps (ops/op_names.h) and gradient-checked in tests.
@@ -63,6 +64,25 @@ class Graph {
     return n.borrowed ? *n.borrowed : n.value;
   }
   Mat& grad(NodeId id);                  // zero-initialised on first touch (a param leaf: p.grad)
+  // The gradient of `id` for a backward that writes ALL of it: `fresh` when nothing has reached it yet and its
+  // contents are unspecified (the caller ASSIGNS), else it holds earlier contributions (the caller adds). Most
+  // gradients have one contributor, so the first touch skips grad()'s zero fill and a read of the buffer
+  // (perf: memset under take_zero was 6.8 % of an R-Net training step). A partial writer (a row scatter) uses
+  // grad(); a slice's backward zeroes only the columns it does not write.
+  struct GradOut {
+    Mat& m;
+    bool fresh;
+    Real beta() const { return fresh ? Real(0) : Real(1); }   // for gemm(..., m, alpha, beta())
+  };
+  GradOut grad_out(NodeId id);
+  // grad(id) += e, an assignment at the first touch. `e` is coefficient-wise (a product goes through gemm
+  // with GradOut::beta()) and must not read grad(id).
+  template <typename Expr>
+  void accumulate(NodeId id, const Expr& e) {
+    GradOut o = grad_out(id);
+    if (o.fresh) o.m.array() = e.array();
+    else o.m.array() += e.array();
+  }
   bool needs_grad(NodeId id) const { return nodes_[static_cast<size_t>(id)].needs_grad; }
   Param* param_of(NodeId id) const { return nodes_[static_cast<size_t>(id)].param; }
   const char* op(NodeId id) const { return nodes_[static_cast<size_t>(id)].op; }
@@ -103,6 +123,7 @@ class Graph {
     long takes = 0;       // buffers asked for through take()/take_zero()/grad()
     long misses = 0;      // of which freshly allocated (no pooled buffer of that size)
     long recycled = 0;    // buffers in the pool after the last clear()
+    long zero_filled = 0; // elements take_zero() set to zero (grad() at a first touch; grad_out() fills none)
   };
   const PoolStats& pool_stats() const { return stats_; }
   // Memory accounting (tasks/rc/rc_tape_memory.cc): the bytes of the buffers node `id` owns, its value (0 for a
@@ -122,6 +143,9 @@ class Graph {
   // released one throws. keep_gradients() keeps them all (tests that read an intermediate gradient).
   void backward(Var loss);
   void keep_gradients(bool keep = true) { keep_grads_ = keep; }
+  // Tests: every buffer take() hands out is filled with NaN first, so an op that reads a buffer of
+  // unspecified contents (a GradOut it should have assigned, a value it wrote only in part) shows NaN.
+  void poison_takes(bool on = true) { poison_takes_ = on; }
   void clear();             // forget all nodes; their buffers go to the pool for the next batch
 
  private:
@@ -169,6 +193,7 @@ class Graph {
   void new_tape_for_reused();
   std::unordered_set<const Mat*> deferred_reads_;   // every x and dy of deferred_: backward() keeps them
   bool keep_grads_ = false;
+  bool poison_takes_ = false;
   void flush_deferred();
   void release_grad(Node& n);   // backward(): n's closure has run
   std::chrono::steady_clock::time_point prof_last_ = std::chrono::steady_clock::now();   // profile: previous op recorded

@@ -12,8 +12,8 @@ void check_same(const char* op, Var a, Var b) {
 Var operator+(Var a, Var b) {
   check_same("add", a, b);
   return a.g->record("add", a.g->take_eval(a.val() + b.val()), {a, b}, [a, b](Graph& g, NodeId self) {
-    if (g.needs_grad(a.id)) g.grad(a.id) += g.grad(self);
-    if (g.needs_grad(b.id)) g.grad(b.id) += g.grad(self);
+    if (g.needs_grad(a.id)) g.accumulate(a.id, g.grad(self));
+    if (g.needs_grad(b.id)) g.accumulate(b.id, g.grad(self));
   });
 }
 
@@ -21,8 +21,8 @@ Var operator+(Var a, Var b) {
 Var operator-(Var a, Var b) {
   check_same("sub", a, b);
   return a.g->record("sub", a.g->take_eval(a.val() - b.val()), {a, b}, [a, b](Graph& g, NodeId self) {
-    if (g.needs_grad(a.id)) g.grad(a.id) += g.grad(self);
-    if (g.needs_grad(b.id)) g.grad(b.id) -= g.grad(self);
+    if (g.needs_grad(a.id)) g.accumulate(a.id, g.grad(self));
+    if (g.needs_grad(b.id)) g.accumulate(b.id, -g.grad(self));
   });
 }
 
@@ -32,8 +32,8 @@ Var operator*(Var a, Var b) {
   Mat y = a.g->take_eval((a.val().array() * b.val().array()).matrix());
   return a.g->record("mul", std::move(y), {a, b}, [a, b](Graph& g, NodeId self) {
     const auto dy = g.grad(self).array();
-    if (g.needs_grad(a.id)) g.grad(a.id).array() += dy * g.value(b.id).array();
-    if (g.needs_grad(b.id)) g.grad(b.id).array() += dy * g.value(a.id).array();
+    if (g.needs_grad(a.id)) g.accumulate(a.id, dy * g.value(b.id).array());
+    if (g.needs_grad(b.id)) g.accumulate(b.id, dy * g.value(a.id).array());
   });
 }
 
@@ -43,7 +43,7 @@ Var add_row(Var x, Var b) {
   Mat y = x.g->take_eval(x.val().rowwise() + b.val().row(0));
   return x.g->record("add_row", std::move(y), {x, b}, [x, b](Graph& g, NodeId self) {
     const Mat& dy = g.grad(self);
-    if (g.needs_grad(x.id)) g.grad(x.id) += dy;
+    if (g.needs_grad(x.id)) g.accumulate(x.id, dy);
     if (g.needs_grad(b.id)) g.grad(b.id) += dy.colwise().sum();
   });
 }
@@ -54,7 +54,7 @@ Var mul_col(Var x, Var c) {
   Mat y = x.val().array().colwise() * c.val().col(0).array();
   return x.g->record("mul_col", std::move(y), {x, c}, [x, c](Graph& g, NodeId self) {
     const Mat& dy = g.grad(self);
-    if (g.needs_grad(x.id)) g.grad(x.id).array() += dy.array().colwise() * g.value(c.id).col(0).array();
+    if (g.needs_grad(x.id)) g.accumulate(x.id, dy.array().colwise() * g.value(c.id).col(0).array());
     if (g.needs_grad(c.id)) g.grad(c.id) += (dy.array() * g.value(x.id).array()).rowwise().sum().matrix();
   });
 }
@@ -62,20 +62,20 @@ Var mul_col(Var x, Var c) {
 // y = s x          dx += s dy
 Var scale(Var x, Real s) {
   return x.g->record("scale", x.g->take_eval(s * x.val()), {x}, [x, s](Graph& g, NodeId self) {
-    g.grad(x.id) += s * g.grad(self);
+    g.accumulate(x.id, s * g.grad(self));
   });
 }
 
 // y = x + s        dx += dy
 Var add_scalar(Var x, Real s) {
   Mat y = x.g->take_eval((x.val().array() + s).matrix());
-  return x.g->record("add_scalar", std::move(y), {x}, [x](Graph& g, NodeId self) { g.grad(x.id) += g.grad(self); });
+  return x.g->record("add_scalar", std::move(y), {x}, [x](Graph& g, NodeId self) { g.accumulate(x.id, g.grad(self)); });
 }
 
 // y = 1 - x        dx -= dy
 Var one_minus(Var x) {
   Mat y = x.g->take_eval((Real(1) - x.val().array()).matrix());
-  return x.g->record("one_minus", std::move(y), {x}, [x](Graph& g, NodeId self) { g.grad(x.id) -= g.grad(self); });
+  return x.g->record("one_minus", std::move(y), {x}, [x](Graph& g, NodeId self) { g.accumulate(x.id, -g.grad(self)); });
 }
 
 // y = Σ x          dx += dy (broadcast)
@@ -83,7 +83,10 @@ Var sum_all(Var x) {
   Mat y(1, 1);
   y(0, 0) = x.val().sum();
   return x.g->record("sum_all", std::move(y), {x}, [x](Graph& g, NodeId self) {
-    g.grad(x.id).array() += g.grad(self)(0, 0);
+    const Real dy = g.grad(self)(0, 0);
+    const Graph::GradOut dx = g.grad_out(x.id);
+    if (dx.fresh) dx.m.setConstant(dy);
+    else dx.m.array() += dy;
   });
 }
 
@@ -98,7 +101,7 @@ Var add_tile_rows(Var x, Var q) {
   for (Index s = 0; s < S; ++s) y.middleRows(s * B, B) += q.val();
   return x.g->record("add_tile_rows", std::move(y), {x, q}, [x, q, S, B](Graph& g, NodeId self) {
     const Mat& dy = g.grad(self);
-    if (g.needs_grad(x.id)) g.grad(x.id) += dy;
+    if (g.needs_grad(x.id)) g.accumulate(x.id, dy);
     if (g.needs_grad(q.id)) {
       Mat& dq = g.grad(q.id);
       for (Index s = 0; s < S; ++s) dq += dy.middleRows(s * B, B);

@@ -17,7 +17,7 @@ Var dropout(Var x, Real p, Rng& rng) {
   Mat m = dropout_mask(rng, x.rows(), x.cols(), p);
   Mat y = x.val().cwiseProduct(m);
   return x.g->record("dropout", std::move(y), {x}, [x, m](Graph& g, NodeId self) {
-    g.grad(x.id) += g.grad(self).cwiseProduct(m);
+    g.accumulate(x.id, g.grad(self).cwiseProduct(m));
   });
 }
 

@@ -15,8 +15,8 @@ Var mask_carry(Var next, Var prev, Var m) {
   return next.g->record("mask_carry", std::move(y), {next, prev, m}, [next, prev, m](Graph& g, NodeId self) {
     const auto dy = g.grad(self).array();
     const auto mc = g.value(m.id).col(0).array();
-    if (g.needs_grad(next.id)) g.grad(next.id).array() += dy.colwise() * mc;
-    if (g.needs_grad(prev.id)) g.grad(prev.id).array() += dy.colwise() * (Real(1) - mc);
+    if (g.needs_grad(next.id)) g.accumulate(next.id, dy.colwise() * mc);
+    if (g.needs_grad(prev.id)) g.accumulate(prev.id, dy.colwise() * (Real(1) - mc));
   });
 }
 
@@ -59,9 +59,9 @@ Var atr_update(Var p, Var q, Var h_prev) {
                        const auto ia = i.array(), fa = f.array();
                        const auto gi = dh * g.value(p.id).array() * ia * (Real(1) - ia);       // d(p+q)
                        const auto gf = dh * g.value(h_prev.id).array() * fa * (Real(1) - fa);  // d(p−q)
-                       if (g.needs_grad(p.id)) g.grad(p.id).array() += dh * ia + gi + gf;
-                       if (g.needs_grad(q.id)) g.grad(q.id).array() += gi - gf;
-                       if (g.needs_grad(h_prev.id)) g.grad(h_prev.id).array() += dh * fa;
+                       if (g.needs_grad(p.id)) g.accumulate(p.id, dh * ia + gi + gf);
+                       if (g.needs_grad(q.id)) g.accumulate(q.id, gi - gf);
+                       if (g.needs_grad(h_prev.id)) g.accumulate(h_prev.id, dh * fa);
                      });
 }
 

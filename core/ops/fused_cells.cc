@@ -27,7 +27,7 @@ void add_to(Graph& g, std::initializer_list<NodeId> ids, Mat&& d) {
   NodeId last = -1;
   for (NodeId id : ids)
     if (g.needs_grad(id)) {
-      if (last >= 0) g.grad(last) += d;
+      if (last >= 0) g.accumulate(last, d);
       last = id;
     }
   if (last >= 0) g.add_grad(last, std::move(d));
@@ -75,7 +75,7 @@ Var lstm_cell(Var a, Var q, Var c_prev) {
     ds.middleCols(H, H) = (dca * g.value(c_prev.id).array() * f * (Real(1) - f)).matrix();
     ds.middleCols(2 * H, H) = (dh * tc * o * (Real(1) - o)).matrix();
     ds.rightCols(H) = (dca * i * (Real(1) - ct.square())).matrix();
-    if (g.needs_grad(c_prev.id)) g.grad(c_prev.id).array() += dca * f;
+    if (g.needs_grad(c_prev.id)) g.accumulate(c_prev.id, dca * f);
     g.give(std::move(dc));
     add_to(g, {a.id, q.id}, std::move(ds));
   });
@@ -110,7 +110,7 @@ Var gru_cell(Var a, Var q, Var h_prev) {
     da.leftCols(H) = (dh * (ht - hp) * z * (Real(1) - z)).matrix();
     da.middleCols(H, H) =
         (da.rightCols(H).array() * g.value(q.id).rightCols(H).array() * r * (Real(1) - r)).matrix();
-    if (g.needs_grad(h_prev.id)) g.grad(h_prev.id).array() += dh * (Real(1) - z);
+    if (g.needs_grad(h_prev.id)) g.accumulate(h_prev.id, dh * (Real(1) - z));
     if (g.needs_grad(q.id)) {
       Mat dq = g.take(da.rows(), 3 * H);
       dq.leftCols(2 * H) = da.leftCols(2 * H);
@@ -151,7 +151,7 @@ Var lrn_cell(Var qkv, Var h_prev, bool tanh_out) {
     d.leftCols(H) = (dua * g.value(h_prev.id).array() * f * (Real(1) - f)).matrix();
     d.rightCols(H) = (dua * i).matrix();
     if (g.needs_grad(h_prev.id))
-      g.grad(h_prev.id).array() += dua * f + d.middleCols(H, H).array() - d.leftCols(H).array();
+      g.accumulate(h_prev.id, dua * f + d.middleCols(H, H).array() - d.leftCols(H).array());
     g.give(std::move(du));
     add_to(g, {qkv.id}, std::move(d));
   });
@@ -188,7 +188,7 @@ Var ran_cell(Var a, Var q, Var c_prev, bool tanh_out) {
     da.leftCols(H) = (dca * g.value(a.id).rightCols(H).array() * i * (Real(1) - i)).matrix();
     da.middleCols(H, H) = (dca * g.value(c_prev.id).array() * f * (Real(1) - f)).matrix();
     da.rightCols(H) = (dca * i).matrix();
-    if (g.needs_grad(c_prev.id)) g.grad(c_prev.id).array() += dca * f;
+    if (g.needs_grad(c_prev.id)) g.accumulate(c_prev.id, dca * f);
     g.give(std::move(dc));
     if (g.needs_grad(q.id)) g.add_grad(q.id, g.take_eval(da.leftCols(2 * H)));
     add_to(g, {a.id}, std::move(da));
@@ -230,7 +230,7 @@ Var sru_cell(Var a, Var c_prev, bool tanh_out) {
     da.middleCols(H, H) = (dh * (gc - xh) * r * (Real(1) - r)).matrix();
     da.middleCols(2 * H, H) = (dca * (Real(1) - f)).matrix();
     da.rightCols(H) = (dh * (Real(1) - r)).matrix();
-    if (g.needs_grad(c_prev.id)) g.grad(c_prev.id).array() += dca * f;
+    if (g.needs_grad(c_prev.id)) g.accumulate(c_prev.id, dca * f);
     g.give(std::move(dc));
     add_to(g, {a.id}, std::move(da));
   });

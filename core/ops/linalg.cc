@@ -4,9 +4,13 @@ namespace twin {
 
 void weight_grad(Graph& g, NodeId w, const Mat& x, const Mat& dy) {
   if (g.param_of(w) && x.rows() < kDeferMaxRows) g.defer_weight_grad(w, &x, &dy);
-  else gemm(x, true, dy, false, g.grad(w), 1, 1);
+  else {
+    const Graph::GradOut dw = g.grad_out(w);
+    gemm(x, true, dy, false, dw.m, 1, dw.beta());
+  }
 }
 
+// The dx and dW products write a gradient nobody has touched yet with beta 0 (Graph::grad_out): no zero fill first.
 // y = x W          dx += dy W^T, dW += x^T dy
 // A thin dx product with a parameter W is a recurrent step's (dh_{t-1} = dG_t U^T, once per step): it goes
 // through the graph's ReusedOperand for W^T, which packs U once per tape for the steps after the first
@@ -20,8 +24,9 @@ Var matmul(Var x, Var w) {
     const Mat& dy = g.grad(self);
     if (g.needs_grad(x.id)) {
       ReusedOperand* wt = dy.rows() < kDeferMaxRows ? g.reused_param(w.id, true) : nullptr;
-      if (wt) gemm_reused(dy, *wt, g.grad(x.id), 1, 1);
-      else gemm(dy, false, g.value(w.id), true, g.grad(x.id), 1, 1);
+      const Graph::GradOut dx = g.grad_out(x.id);
+      if (wt) gemm_reused(dy, *wt, dx.m, 1, dx.beta());
+      else gemm(dy, false, g.value(w.id), true, dx.m, 1, dx.beta());
     }
     if (g.needs_grad(w.id)) weight_grad(g, w.id, g.value(x.id), dy);
   });
@@ -34,8 +39,14 @@ Var matmul_nt(Var x, Var w) {
   gemm(x.val(), false, w.val(), true, y);
   return x.g->record("matmul_nt", std::move(y), {x, w}, [x, w](Graph& g, NodeId self) {
     const Mat& dy = g.grad(self);
-    if (g.needs_grad(x.id)) gemm(dy, false, g.value(w.id), false, g.grad(x.id), 1, 1);
-    if (g.needs_grad(w.id)) gemm(dy, true, g.value(x.id), false, g.grad(w.id), 1, 1);
+    if (g.needs_grad(x.id)) {
+      const Graph::GradOut dx = g.grad_out(x.id);
+      gemm(dy, false, g.value(w.id), false, dx.m, 1, dx.beta());
+    }
+    if (g.needs_grad(w.id)) {
+      const Graph::GradOut dw = g.grad_out(w.id);
+      gemm(dy, true, g.value(x.id), false, dw.m, 1, dw.beta());
+    }
   });
 }
 
@@ -48,7 +59,10 @@ Var affine(Var x, Var w, Var b) {
   gemm(x.val(), false, w.val(), false, y, 1, 1);
   return x.g->record("affine", std::move(y), {x, w, b}, [x, w, b](Graph& g, NodeId self) {
     const Mat& dy = g.grad(self);
-    if (g.needs_grad(x.id)) gemm(dy, false, g.value(w.id), true, g.grad(x.id), 1, 1);
+    if (g.needs_grad(x.id)) {
+      const Graph::GradOut dx = g.grad_out(x.id);
+      gemm(dy, false, g.value(w.id), true, dx.m, 1, dx.beta());
+    }
     if (g.needs_grad(w.id)) weight_grad(g, w.id, g.value(x.id), dy);
     if (g.needs_grad(b.id)) g.grad(b.id) += dy.colwise().sum();
   });

@@ -7,14 +7,20 @@ namespace twin {
 // y = 1^T x                      dx += 1 dy
 Var sum_rows(Var x) {
   return x.g->record("sum_rows", x.val().colwise().sum(), {x}, [x](Graph& g, NodeId self) {
-    g.grad(x.id).rowwise() += g.grad(self).row(0);
+    const Mat& dy = g.grad(self);
+    const Graph::GradOut dx = g.grad_out(x.id);
+    if (dx.fresh) dx.m.rowwise() = dy.row(0);
+    else dx.m.rowwise() += dy.row(0);
   });
 }
 
 // y = x 1                        dx += dy 1^T
 Var sum_cols(Var x) {
   return x.g->record("sum_cols", x.val().rowwise().sum(), {x}, [x](Graph& g, NodeId self) {
-    g.grad(x.id).colwise() += g.grad(self).col(0);
+    const Mat& dy = g.grad(self);
+    const Graph::GradOut dx = g.grad_out(x.id);
+    if (dx.fresh) dx.m.colwise() = dy.col(0);
+    else dx.m.colwise() += dy.col(0);
   });
 }
 

@@ -2,12 +2,32 @@
 
 namespace twin {
 
+namespace {
+// dx[rows or columns start .. start+n) += dy. At the gradient's first touch the slice is assigned and only the
+// rest of dx zeroed (Graph::grad_out), not all of it zeroed and the slice then added.
+void slice_backward(Graph& g, NodeId x, NodeId self, Index start, Index n, bool cols) {
+  const Mat& dy = g.grad(self);
+  const Graph::GradOut dx = g.grad_out(x);
+  auto write = [&](auto part, auto before, auto after) {   // Eigen blocks: views into dx
+    if (!dx.fresh) {
+      part += dy;
+      return;
+    }
+    before.setZero();
+    part = dy;
+    after.setZero();
+  };
+  if (cols) write(dx.m.middleCols(start, n), dx.m.leftCols(start), dx.m.rightCols(dx.m.cols() - start - n));
+  else write(dx.m.middleRows(start, n), dx.m.topRows(start), dx.m.bottomRows(dx.m.rows() - start - n));
+}
+}  // namespace
+
 // y = x[start : start+n, :]       dx[start : start+n, :] += dy
 Var slice_rows(Var x, Index start, Index n) {
   TW_CHECK(start >= 0 && n >= 0 && start + n <= x.rows(), "slice_rows: rows [", start, ", ", start + n, ") of ",
            shape_str(x));
   return x.g->record("slice_rows", x.g->take_eval(x.val().middleRows(start, n)), {x}, [x, start, n](Graph& g, NodeId self) {
-    g.grad(x.id).middleRows(start, n) += g.grad(self);
+    slice_backward(g, x.id, self, start, n, false);
   });
 }
 
@@ -16,7 +36,7 @@ Var slice_cols(Var x, Index start, Index n) {
   TW_CHECK(start >= 0 && n >= 0 && start + n <= x.cols(), "slice_cols: columns [", start, ", ", start + n, ") of ",
            shape_str(x));
   return x.g->record("slice_cols", x.g->take_eval(x.val().middleCols(start, n)), {x}, [x, start, n](Graph& g, NodeId self) {
-    g.grad(x.id).middleCols(start, n) += g.grad(self);
+    slice_backward(g, x.id, self, start, n, true);
   });
 }
 
@@ -39,7 +59,7 @@ Var concat_cols(const std::vector<Var>& xs) {
     Index off = 0;
     for (const Var& x : xs) {
       const Index c = g.value(x.id).cols();
-      if (g.needs_grad(x.id)) g.grad(x.id) += g.grad(self).middleCols(off, c);
+      if (g.needs_grad(x.id)) g.accumulate(x.id, g.grad(self).middleCols(off, c));
       off += c;
     }
   });
@@ -64,7 +84,7 @@ Var stack_rows(const std::vector<Var>& xs) {
     Index off = 0;
     for (const Var& x : xs) {
       const Index r = g.value(x.id).rows();
-      if (g.needs_grad(x.id)) g.grad(x.id) += g.grad(self).middleRows(off, r);
+      if (g.needs_grad(x.id)) g.accumulate(x.id, g.grad(self).middleRows(off, r));
       off += r;
     }
   });
@@ -89,15 +109,18 @@ Var reshape(Var x, Index rows, Index cols) {
   TW_CHECK(rows * cols == x.val().size(), "reshape: ", shape_str(x), " to [", rows, "x", cols, "]");
   Mat y = Eigen::Map<const Mat>(x.val().data(), rows, cols);
   return x.g->record("reshape", std::move(y), {x}, [x](Graph& g, NodeId self) {
-    Mat& dx = g.grad(x.id);
-    Eigen::Map<Mat>(dx.data(), g.grad(self).rows(), g.grad(self).cols()) += g.grad(self);
+    const Mat& dy = g.grad(self);
+    const Graph::GradOut dx = g.grad_out(x.id);
+    Eigen::Map<Mat> dx_as_y(dx.m.data(), dy.rows(), dy.cols());
+    if (dx.fresh) dx_as_y = dy;
+    else dx_as_y += dy;
   });
 }
 
 // y = x^T                         dx += dy^T
 Var transpose(Var x) {
   return x.g->record("transpose", x.val().transpose(), {x}, [x](Graph& g, NodeId self) {
-    g.grad(x.id) += g.grad(self).transpose();
+    g.accumulate(x.id, g.grad(self).transpose());
   });
 }
 

@@ -17,15 +17,15 @@ Mat softmax_rows(const Mat& x) {
 
 namespace {
 // dx += y ⊙ (dy - Σ_j dy_j y_j)   (softmax Jacobian-vector product, row-wise)
-void softmax_backward(const Mat& y, const Mat& dy, Mat& dx) {
+void softmax_backward(const Mat& y, const Mat& dy, Graph& g, NodeId x) {
   const auto dot = (dy.array() * y.array()).rowwise().sum();
-  dx.array() += y.array() * (dy.array().colwise() - dot);
+  g.accumulate(x, y.array() * (dy.array().colwise() - dot));
 }
 }  // namespace
 
 Var softmax_rows(Var x) {
   return x.g->record("softmax_rows", softmax_rows(x.val()), {x}, [x](Graph& g, NodeId self) {
-    softmax_backward(g.value(self), g.grad(self), g.grad(x.id));
+    softmax_backward(g.value(self), g.grad(self), g, x.id);
   });
 }
 
@@ -34,7 +34,7 @@ Var log_softmax_rows(Var x) {
   return x.g->record("log_softmax_rows", log_softmax_rows(x.val()), {x}, [x](Graph& g, NodeId self) {
     const Mat& dy = g.grad(self);
     const auto sum = dy.rowwise().sum();
-    g.grad(x.id).array() += dy.array() - g.value(self).array().exp().colwise() * sum.array().col(0);
+    g.accumulate(x.id, dy.array() - g.value(self).array().exp().colwise() * sum.array().col(0));
   });
 }
 
@@ -55,7 +55,7 @@ Var masked_softmax_rows(Var x, const Mat& mask) {
     y.row(r) /= z;
   }
   return x.g->record("masked_softmax_rows", std::move(y), {x}, [x](Graph& g, NodeId self) {
-    softmax_backward(g.value(self), g.grad(self), g.grad(x.id));
+    softmax_backward(g.value(self), g.grad(self), g, x.id);
   });
 }
 
