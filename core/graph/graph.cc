@@ -138,28 +138,25 @@ Var Graph::param(Param& p) {
 }
 
 Mat& Graph::grad(NodeId id) {
+  const GradOut o = grad_out(id);
+  if (o.fresh) {   // a reader or a partial writer: the untouched gradient is zero
+    o.m.setZero();
+    stats_.zero_filled += o.m.size();
+  }
+  return o.m;
+}
+
+Graph::GradOut Graph::grad_out(NodeId id) {
   Node& n = nodes_[static_cast<size_t>(id)];
   if (n.ext_grad) {
     // A dense write into a parameter: the optimiser must treat every row as touched. Sparse ops
     // (lookup) write through param_of(id)->grad directly and mark rows themselves.
     n.param->mark_all();
-    return *n.ext_grad;
+    return {*n.ext_grad, false};
   }
   TW_CHECK(!n.grad_released, "Graph::grad: the gradient of node ", id, " (", n.op,
            ") was released when its backward had run (HINT: keep_gradients() before backward() to read it)");
-  if (!n.grad_ready) {
-    const Mat& v = n.borrowed ? *n.borrowed : n.value;
-    n.grad = take_zero(v.rows(), v.cols());
-    n.grad_ready = true;
-  }
-  return n.grad;
-}
-
-Graph::GradOut Graph::grad_out(NodeId id) {
-  Node& n = nodes_[static_cast<size_t>(id)];
-  if (n.ext_grad || n.grad_ready) return {grad(id), false};
-  TW_CHECK(!n.grad_released, "Graph::grad_out: the gradient of node ", id, " (", n.op,
-           ") was released when its backward had run (HINT: keep_gradients() before backward() to read it)");
+  if (n.grad_ready) return {n.grad, false};
   const Mat& v = n.borrowed ? *n.borrowed : n.value;
   n.grad = take(v.rows(), v.cols());
   n.grad_ready = true;

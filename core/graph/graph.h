@@ -123,7 +123,7 @@ class Graph {
     long takes = 0;       // buffers asked for through take()/take_zero()/grad()
     long misses = 0;      // of which freshly allocated (no pooled buffer of that size)
     long recycled = 0;    // buffers in the pool after the last clear()
-    long zero_filled = 0; // elements take_zero() set to zero (grad() at a first touch; grad_out() fills none)
+    long zero_filled = 0; // elements zeroed by take_zero() and by grad() at a first touch (grad_out() fills none)
   };
   const PoolStats& pool_stats() const { return stats_; }
   // Memory accounting (tasks/rc/rc_tape_memory.cc): the bytes of the buffers node `id` owns, its value (0 for a
