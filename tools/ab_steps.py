@@ -35,6 +35,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ab_env import cpu_name  # noqa: E402  (sibling tool, as tune.py imports its own)
 
 POLL_S = 0.02   # metrics.jsonl is read this often: a step's CPU time is read at most this late
 
@@ -172,13 +176,7 @@ def main():
                "sd_b_over_a": round(statistics.stdev(ratios), 4) if len(ratios) > 1 else None,
                "rounds_b_faster": faster, "rounds_tied": ties, "sign_test_p": round(p, 4)}
     command = shlex.join(["tools/ab_steps.py"] + sys.argv[1:])
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), cpu)
-    except OSError:
-        pass
-    doc = {"tool": "tools/ab_steps.py", "command": command, "cpu": cpu, "pinned": pinned,
+    doc = {"tool": "tools/ab_steps.py", "command": command, "cpu": cpu_name(), "pinned": pinned,
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "a": a.a, "b": a.b, "task": a.task, "exp": a.exp, "steps": [K + 1, N], "records": records,
            "summary": summary}
@@ -186,7 +184,7 @@ def main():
         json.dump(doc, f, indent=1)
         f.write("\n")
     lines = [f"# A/B of two builds: `{a.task} {a.exp}`, steps {K + 1}..{N}", "",
-             f"`{command}`, {doc['date']}, {cpu}; A = `{a.a}`, B = `{a.b}`; the two runs of a round side by side"
+             f"`{command}`, {doc['date']}, {doc['cpu']}; A = `{a.a}`, B = `{a.b}`; the two runs of a round side by side"
              + (", one per core, the cores swapped each round." if pinned else " on one CPU."), "",
              "| round | A CPU s | B CPU s | B / A |", "|---:|---:|---:|---:|"]
     lines += [f"| {r['round']} | {r['A']['cpu_s']:.2f} | {r['B']['cpu_s']:.2f} | {r['b_over_a']:.4f} |" for r in records]
