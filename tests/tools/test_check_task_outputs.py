@@ -15,6 +15,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import check_task_outputs as cto  # noqa: E402
+import task_outputs_data as tod  # noqa: E402
 
 
 class FakeCtx:
@@ -77,22 +78,22 @@ class GeneratedData(unittest.TestCase):
         for _ in range(2):
             with tempfile.TemporaryDirectory() as d:
                 owners = {}
-                cto.generate_data(d, "nmt", nmt, owners)
-                cto.generate_data(d, "lm", {"dir": "data/ptb", "vocab": "vocab.txt"}, owners)
-                cto.generate_data(d, "classify", {"dir": "data/sst/sst5"}, owners)
+                tod.generate_data(d, "nmt", nmt, owners)
+                tod.generate_data(d, "lm", {"dir": "data/ptb", "vocab": "vocab.txt"}, owners)
+                tod.generate_data(d, "classify", {"dir": "data/sst/sst5"}, owners)
                 for f in ("train.tok.en", "t17.raw.de", "val.tok.de", "bpe8000/joint.model"):
                     self.assertTrue(os.path.exists(os.path.join(d, "data/multi30k", f)), f)
                 self.assertTrue(os.path.exists(os.path.join(d, "data/ptb/vocab.txt")))
                 with open(os.path.join(d, "data/sst/sst5/train.txt")) as f:
                     self.assertEqual(sorted({l.split()[0] for l in f}), ["0", "1", "2", "3", "4"])
-                with self.assertRaises(cto.SetupError):   # one folder, two tasks
-                    cto.generate_data(d, "cws", {"dir": "data/ptb"}, owners)
+                with self.assertRaises(tod.SetupError):   # one folder, two tasks
+                    tod.generate_data(d, "cws", {"dir": "data/ptb"}, owners)
                 digests.append(folder_digest(d))
         self.assertEqual(digests[0], digests[1])
 
     def test_subword_model_bytes(self):
-        m = cto.spm_bpe_model()
-        self.assertEqual(m, cto.spm_bpe_model())
+        m = tod.spm_bpe_model()
+        self.assertEqual(m, tod.spm_bpe_model())
         self.assertIn("\u2581s3".encode(), m)
         self.assertIn(b"identity", m)
 
@@ -182,6 +183,40 @@ class OneBaselineWithAndWithoutOneDnn(unittest.TestCase):
         absent = self.EIGEN + self.BLIS_GENERIC + self.TAIL
         self.assertIsNone(cto.without_onednn_backends(absent))
         self.assertEqual(cto.ONEDNN_PART.sub("", absent), absent)
+
+
+class BadBaselines(unittest.TestCase):
+    """A baseline that cannot be read is a setup error (exit 2) naming the file, never a traceback; a folder
+    means its task_outputs*.json. Checked before any binary runs, so --bin need not exist."""
+
+    def check(self, *baselines):
+        import contextlib
+        import io
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = cto.main(["check", "--bin", "/nonexistent/bin"] + [x for b in baselines for x in ("--baseline", b)])
+        return rc, err.getvalue()
+
+    def test_unreadable_baselines_are_named(self):
+        with tempfile.TemporaryDirectory() as d:
+            not_json = os.path.join(d, "task_outputs_x.json")
+            with open(not_json, "w") as f:
+                f.write("{\"format\": 1,\n")
+            a_list = os.path.join(d, "list.json")
+            with open(a_list, "w") as f:
+                f.write("[1, 2]")
+            empty = os.path.join(d, "empty")
+            os.mkdir(empty)
+            cases = [(os.path.join(d, "missing.json"), "missing.json: No such file"),
+                     (not_json, "task_outputs_x.json is not a JSON file (Expecting"),
+                     (a_list, "list.json: expected an object"),
+                     (empty, "no baseline in %s (task_outputs*.json)" % empty),
+                     (d, "task_outputs_x.json is not a JSON file")]   # a folder: its task_outputs*.json are read
+            for path, message in cases:
+                rc, err = self.check(path)
+                self.assertEqual(rc, 2, path)
+                self.assertIn(message, err)
+                self.assertNotIn("Traceback", err)
 
 
 if __name__ == "__main__":
