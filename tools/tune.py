@@ -5,7 +5,8 @@ search space, sampler, sampler seed and number of trials for each; selection on 
   /usr/bin/python3 tools/tune.py check SPACE.json...              check the files, print the studies
   /usr/bin/python3 tools/tune.py run SPACE.json... --sweep DIR     a worker: runs trials until none is left
         [--storage URL] [--threads N] [--seeds 1234,1,2] [--grace S] [--max-trials N]
-  /usr/bin/python3 tools/tune.py status SPACE.json... --sweep DIR  trials per study and state
+  /usr/bin/python3 tools/tune.py status SPACE.json... --sweep DIR  trials per study and state, and the lane-hours
+        left (tools/tune_eta.py; with --seeds, the seed runs' too)
   /usr/bin/python3 tools/tune.py export SPACE.json... --sweep DIR  DIR/<study>/study.json: every trial
   /usr/bin/python3 tools/tune.py collect SPACE.json... --sweep DIR --to results/sweeps/NAME
         export, then copy every finished study folder (never checkpoints) and write each run's stats/ (rescore)
@@ -577,9 +578,17 @@ def main(argv=None):
                 print(f"{study.study_name}: {sp.trials} trials, binary {pin['version']}, sets {json.dumps(extra)}")
             return 0
         if args.command == "status":
+            import tune_eta
+            est = tune_eta.Estimate(w.sweep, args.seeds)
             for sp, cell, arm, study, pin, extra in w.studies:
+                est.add(str(sp.path), study.study_name, study.user_attrs.get("slots", sp.trials),
+                        sp.direction == "maximize")
+            times, total = est.lines()
+            for (sp, cell, arm, study, pin, extra), t in zip(w.studies, times):
                 by, complete = tune_study.summary_of(study)
-                print(f"{study.study_name}: {json.dumps(by, sort_keys=True)}{' budget spent' if complete else ''}")
+                print(f"{study.study_name}: {json.dumps(by, sort_keys=True)}{' budget spent' if complete else ''}"
+                      f"{'; ' + t if t else ''}")
+            print(total)
             return 0
         if args.command == "export":
             export(w)
