@@ -195,7 +195,11 @@ def tuned_rows(claim, tuned):
         rb = cells.get(b, {}).get("seeds", [])
         label = f"{space.removesuffix('.json')} (tuned, {arm})"
         if len(ra) < 3 or len(rb) < 3:
-            out.append((label, a, b, f"{len(ra)} / {len(rb)}", "not tested here", "sweep or its seed runs not finished"))
+            div = [f"{c} seed {','.join(map(str, cells[c]['diverged_seeds']))}" for c in (a, b)
+                   if cells.get(c, {}).get("diverged_seeds")]
+            why = (f"fewer than 3 scored seed runs: diverged {'; '.join(div)}" if div else
+                   "sweep or its seed runs not finished")
+            out.append((label, a, b, f"{len(ra)} / {len(rb)}", "not tested here", why))
             continue
         metric = cells[a]["study"]["meta"]["metric"]
         cmp = seeds_table.compare(tune_table.KIND[metric], ra, rb)

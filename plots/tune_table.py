@@ -49,12 +49,12 @@ def load_study(d):
 
 
 def load_seeds(d, metric):
-    """[(seed, run dir, test value, stats rows or None)] of a __seeds study folder."""
-    out = []
+    """[(seed, run dir, test value, stats rows or None)] of a __seeds study folder's scored runs."""
+    out, diverged = [], set(diverged_seeds(d))
     for name in sorted(os.listdir(d)):
         m = SEED_DIR.match(name)
-        if not m:
-            continue
+        if not m or int(m.group(1)) in diverged:
+            continue   # a diverged run has no summary by design: the tables name it (diverged_seeds)
         run = os.path.join(d, name)
         try:
             value = read_json(os.path.join(run, "summary.json"))["test"][metric]
@@ -70,8 +70,24 @@ def load_seeds(d, metric):
     return sorted(out)
 
 
+def diverged_seeds(d):
+    """The seeds of a __seeds study folder whose run diverged (trial.json "diverged": the binary stopped on a
+    non-finite loss before writing summary.json): left out of every mean and test, and named in the tables."""
+    out = []
+    for name in sorted(os.listdir(d)):
+        m = SEED_DIR.match(name)
+        path = os.path.join(d, name, "trial.json")
+        if m and os.path.exists(path):
+            try:
+                if read_json(path).get("diverged"):
+                    out.append(int(m.group(1)))
+            except RunError as e:
+                report(SCRIPT, e.path, e.what)
+    return sorted(out)
+
+
 def load(sweeps_dir):
-    """{(space file, arm): {cell: {'study':..., 'seeds': [...]}}}"""
+    """{(space file, arm): {cell: {'study':..., 'seeds': [...], 'diverged_seeds': [seed, ...]}}}"""
     out = {}
     for study_json in sorted(glob.glob(os.path.join(sweeps_dir, "*", "*", "study.json"))):
         d = os.path.dirname(study_json)
@@ -85,8 +101,15 @@ def load(sweeps_dir):
         m = s["meta"]
         seeds_dir = d + "__seeds"
         seeds = load_seeds(seeds_dir, m["metric"]) if os.path.isdir(seeds_dir) else []
-        out.setdefault((m["space_file"], m["arm"]), {})[m["cell"]] = {"study": s, "seeds": seeds}
+        diverged = diverged_seeds(seeds_dir) if os.path.isdir(seeds_dir) else []
+        out.setdefault((m["space_file"], m["arm"]), {})[m["cell"]] = {"study": s, "seeds": seeds,
+                                                                     "diverged_seeds": diverged}
     return out
+
+
+def has_seeds(v):
+    """Whether a cell's seed runs have begun to land: a scored run, or a diverged one."""
+    return bool(v["seeds"] or v.get("diverged_seeds"))
 
 
 def fmt_params(params):
@@ -142,9 +165,9 @@ def build(data, sweeps_dir):
                   *([f"- **in progress**: {len(cells)} of the space's {len(listed)} cells have finished their "
                      f"budget; still to come: {', '.join(missing)}. No comparison between cells is made until "
                      "every cell's study and seed runs are committed."] if missing else []),
-                  *([f"- **seed runs to come**: {', '.join(sorted(c for c, v in cells.items() if not v['seeds']))} "
+                  *([f"- **seed runs to come**: {', '.join(sorted(c for c, v in cells.items() if not has_seeds(v)))} "
                      "(each cell's best configuration run again with other seeds, scored on test; the seed table lists the "
-                     "cells that have them)."] if not missing and any(not v["seeds"] for v in cells.values()) else []),
+                     "cells that have them)."] if not missing and any(not has_seeds(v) for v in cells.values()) else []),
                   f"- protocol: {meta['user_attrs'].get('protocol', '')}",
                   f"- budget: {budget} trials per cell; sampler {meta['sampler'].get('name')} seed "
                   f"{meta['sampler'].get('seed')}; selection: best dev {metric}",
@@ -174,14 +197,18 @@ def build(data, sweeps_dir):
                          f" | {capped} / {diverged} / {v['study']['failed']} | {fmt_params(best['params'])} |")
             csv_rows.append([space_file, arm, cell, len(vals), budget, best["value"]] +
                             [eb_at.get(n, (None,))[0] for n in (1, 4, 8)] + [eb_at[budget][0]] + [capped, diverged, json.dumps(best["params"])])
-            if v["seeds"]:
-                seed_rows.append((cell, v["seeds"]))
+            if has_seeds(v):
+                seed_rows.append((cell, v["seeds"], v.get("diverged_seeds", [])))
         lines += ["", "'epoch cap' counts the trials whose run stopped at train.max_epochs rather than by patience "
                       "on dev (the caps were set so that this does not happen; a non-zero count says it did).", ""]
         if seed_rows:
             lines += [f"Seed runs of each cell's best configuration, test {metric} (%):", "",
                       "| cell | seeds | mean ± sd | vs LSTM (bootstrap: diff [95 % CI], p) |", "|---|---|---|---|"]
-            for cell, runs in seed_rows:
+            for cell, runs, diverged in seed_rows:
+                div = f" ({','.join(map(str, diverged))} diverged: left out)" if diverged else ""
+                if not runs:
+                    lines.append(f"| {cell} | –{div} | – | – |")
+                    continue
                 vals = [100 * r[2] for r in runs]
                 mean, sd = seeds_table.sig.mean_sd(vals)
                 cmp = None
@@ -189,7 +216,10 @@ def build(data, sweeps_dir):
                     cmp = seeds_table.compare(KIND[metric], runs, ref["seeds"])
                 vs = seeds_table.fmt_cmp(cmp, 100, 2)
                 sd_txt = f"{sd:.2f}" if sd == sd else "–"
-                lines.append(f"| {cell} | {','.join(str(r[0]) for r in runs)} | {mean:.2f} ± {sd_txt} | {vs} |")
+                lines.append(f"| {cell} | {','.join(str(r[0]) for r in runs)}{div} | {mean:.2f} ± {sd_txt} | {vs} |")
+            if any(d for _, _, d in seed_rows):
+                lines += ["", "A diverged seed run (a non-finite loss stopped it) has no test score and is in no mean "
+                              "or test; the seeds column names it."]
             lines.append("")
     return lines, csv_rows
 

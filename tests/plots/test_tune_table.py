@@ -103,7 +103,46 @@ def test_table_from_a_hand_made_sweep():
         assert "atr" not in tune_table.load(root)[("sp.json", "hidden")]
 
 
+def seed_run(root, cell, seed, test=None):
+    """A seed run of the cell's best trial: scored (summary.json), or diverged (trial.json only, as tune.py
+    writes it when the binary stops on a non-finite loss)."""
+    d = os.path.join(root, "sw", f"sp_{cell}_hidden__seeds", f"best_s{seed}")
+    if test is None:
+        write(os.path.join(d, "trial.json"), {"state": "COMPLETE", "diverged": True, "stop_reason": "non_finite"})
+    else:
+        write(os.path.join(d, "summary.json"), {"test": {"accuracy": test}, "best_dev": {"accuracy": 0.8}})
+        write(os.path.join(d, "trial.json"), {"state": "COMPLETE", "value": 0.8})
+
+
+def test_diverged_seed_runs_are_named_and_left_out():
+    import claims_table
+    with tempfile.TemporaryDirectory() as root:
+        for cell in ("atr", "gru", "lstm"):
+            make_study(root, cell, [(0, 0.70, 0.60, "early_stop"), (1, 0.80, 0.70, "early_stop"),
+                                    (2, 0.75, 0.65, "early_stop")])
+        for seed, test in ((1, 0.60), (2, 0.62), (3, None)):
+            seed_run(root, "atr", seed, test)
+        seed_run(root, "gru", 1)                              # its only seed run so far diverged
+        for seed in (1, 2, 3):
+            seed_run(root, "lstm", seed, 0.70 + 0.01 * seed)
+        data = tune_table.load(root)
+        cells = data[("sp.json", "hidden")]
+        assert [r[0] for r in cells["atr"]["seeds"]] == [1, 2] and cells["atr"]["diverged_seeds"] == [3]
+        assert cells["gru"]["seeds"] == [] and cells["gru"]["diverged_seeds"] == [1]
+        text = "\n".join(tune_table.build(data, root)[0])
+        assert "| atr | 1,2 (3 diverged: left out) | 61.00 ± 1.41 |" in text, text   # the mean of 60 and 62 only
+        assert "| gru | – (1 diverged: left out) | – | – |" in text, text
+        assert "| lstm | 1,2,3 | 72.00 ± 1.00 |" in text, text
+        assert "A diverged seed run (a non-finite loss stopped it) has no test score" in text
+        assert "seed runs to come" not in text                # every cell has begun: none is reported as waiting
+        rows = claims_table.tuned_rows((None,) * 5 + ([("sp.json", "hidden", "atr", "lstm"),
+                                                       ("sp.json", "hidden", "gru", "lstm")],), data)
+        assert rows[0][3:] == ("2 / 3", "not tested here", "fewer than 3 scored seed runs: diverged atr seed 3"), rows
+        assert rows[1][3:] == ("0 / 3", "not tested here", "fewer than 3 scored seed runs: diverged gru seed 1"), rows
+
+
 if __name__ == "__main__":
     test_expected_best_by_hand()
     test_table_from_a_hand_made_sweep()
-    print("test_tune_table: 2 passed, 0 failed")
+    test_diverged_seed_runs_are_named_and_left_out()
+    print("test_tune_table: 3 passed, 0 failed")
