@@ -107,6 +107,24 @@ def load(sweeps_dir):
     return out
 
 
+def best_trial(trials, higher=True):
+    """The cell's best trial, as tools/tune.py picks the one its seed runs repeat: the highest (lowest) dev value
+    among the trials that did not diverge (a diverged run's value is its best dev before a non-finite loss
+    stopped it: its recipe does not train to the end, so its seed runs would have no test score); ties: the lower
+    slot. Only when every trial diverged is the best of them taken."""
+    pool = [t for t in trials if not t.get("diverged")] or trials
+    return max(pool, key=lambda t: (t["value"] if higher else -t["value"], -t["slot"]))
+
+
+def usable_values(trials):
+    """(values of the trials best_trial may choose, how many it may not): the E[best] columns and the figure
+    count a diverged trial as a draw that is never the best (expected_best's `unusable`)."""
+    usable = [t["value"] for t in trials if not t.get("diverged")]
+    if not usable:                     # every trial diverged: best_trial takes the best of them
+        return [t["value"] for t in trials], 0
+    return usable, len(trials) - len(usable)
+
+
 def has_seeds(v):
     """Whether a cell's seed runs have begun to land: a scored run, or a diverged one."""
     return bool(v["seeds"] or v.get("diverged_seeds"))
@@ -143,9 +161,13 @@ def build(data, sweeps_dir):
              "cell of a table had the same budget: the same search space over the shared keys, the same sampler "
              "and sampler seed (slot k of every cell draws the same shared values), the same number of trials, "
              "plus its own form's choices (bias placement and initialisation, output, forget bias). Selection "
-             "is on dev only: a cell's best trial is its highest dev score (ties: the lower slot); test is never "
-             "read to choose. No pruning: every trial ran to its own early stop. 'E[best] n' is the expected best "
-             "dev score of n trials drawn from the cell's finished ones (Dodge et al. 2019), ± its sd.", ""]
+             "is on dev only: a cell's best trial is its highest dev score among the trials that did not diverge "
+             "(ties: the lower slot); test is never read to choose. No pruning: every trial ran to its own early "
+             "stop. 'E[best] n' is the expected best dev score of n trials drawn from the cell's finished ones "
+             "(Dodge et al. 2019), ± its sd. A diverged trial (a non-finite loss stopped it) is never chosen, since "
+             "its recipe does not train to the end, but it is one of the budget's draws: E[best] counts it as a "
+             "trial that is never the best (plots/expected_best.py), so a cell whose trials diverge needs more of "
+             "them for the same expected best.", ""]
     csv_rows = []
     if not data:
         lines += ["No sweep is committed yet.", ""]
@@ -188,8 +210,9 @@ def build(data, sweeps_dir):
             vals = [t["value"] for t in tr]
             if not vals:
                 continue
-            best = (max if higher else min)(tr, key=lambda t: (t["value"] if higher else -t["value"], -t["slot"]))
-            eb_at = {n: eb.expected_best(vals, n, higher) for n in ns}
+            best = best_trial(tr, higher)
+            usable, unusable = usable_values(tr)
+            eb_at = {n: eb.expected_best(usable, n, higher, unusable) for n in ns}
             capped = sum(1 for t in tr if t.get("stop_reason") == "max_epochs")
             diverged = sum(1 for t in tr if t.get("diverged"))
             lines.append(f"| {cell} | {len(vals)} / {budget} | {100 * best['value']:.2f} | " +
@@ -228,7 +251,7 @@ def figure_groups(data):
     groups = []
     for (space_file, arm), cells in sorted(data.items()):
         meta = next(iter(cells.values()))["study"]["meta"]
-        vals = {c: [t["value"] for t in v["study"]["trials"]] for c, v in cells.items()}
+        vals = {c: usable_values(v["study"]["trials"]) for c, v in cells.items()}
         groups.append((f"{space_file.removesuffix('.json')}, {arm}-matched", meta["metric"], vals,
                        meta["trials_budget"]))
     return groups

@@ -20,8 +20,9 @@ plus --set flags; its command.txt, config.resolved.json, metrics and kept output
 files (slot, parameters, dev value, state). Any number of workers may run at once on one study: on one
 machine with the default SQLite storage (DIR/study.db), on many with --storage postgresql://... (every
 worker then needs the same binary revision: the study stores the binary's --version line and refuses
-another). With --seeds, a worker that finds a study's budget spent runs its best trial (best dev value,
-lowest slot on ties) once per seed, DIR/<study>__seeds/best_s<seed>, the same way.
+another). With --seeds, a worker that finds a study's budget spent runs its best trial (best dev value of
+the trials that did not diverge, lowest slot on ties) once per seed, DIR/<study>__seeds/best_s<seed>, the
+same way.
 The task binary is copied once per sweep to DIR/bin/<task>-<sha256>, so rebuilding build/ never changes
 the kernels of a study half way (every cell of one space runs on one binary).
 """
@@ -259,10 +260,13 @@ class Worker:
         if not complete:
             return None
         done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))]
+        # Not a diverged trial (its value is its best dev before a non-finite loss stopped it): its recipe does
+        # not train to the end, and seed runs that diverge have no test score. Only if every trial diverged.
+        pool = [t for t in done if not t.user_attrs.get("diverged")] or done
         sign = 1 if sp.direction == "maximize" else -1
-        best = min(done, key=lambda t: (-sign * t.value, t.system_attrs[tune_study.SLOT]))
+        best = min(pool, key=lambda t: (-sign * t.value, t.system_attrs[tune_study.SLOT]))
         attrs = {"from_study": study.study_name, "best_slot": best.system_attrs[tune_study.SLOT],
-                 "best_value": best.value, "seeds": seeds}
+                 "best_value": best.value, "seeds": seeds, "diverged_not_chosen": len(done) - len(pool)}
         # Made with its trials, like a study's slots: workers on PostgreSQL (no claim lock) that both found the
         # study empty would each add a trial per seed.
         fixed = [{"fixed_params": {**best.params, "seed": seed}} for seed in seeds]

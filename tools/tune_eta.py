@@ -61,13 +61,15 @@ class Estimate:
         return [_run_state(self.sweep / name / f"trial_{k:03d}") for k in range(slots)]
 
     def _best_wall(self, name, slots, sign):
-        """The wall seconds of the study's best trial by its trial.json value (ties: the lower slot)."""
+        """The wall seconds of the study's best trial by its trial.json value, as tune.py picks it: not a diverged
+        one unless all diverged; ties: the lower slot."""
         best_key, best_slot = None, None
         for k in range(slots):
             t = _json(self.sweep / name / f"trial_{k:03d}" / "trial.json")
             if isinstance(t, dict) and t.get("state") == "COMPLETE" and isinstance(t.get("value"), (int, float)):
-                if best_key is None or sign * t["value"] > best_key:
-                    best_key, best_slot = sign * t["value"], k
+                key = (not t.get("diverged"), sign * t["value"])
+                if best_key is None or key > best_key:
+                    best_key, best_slot = key, k
         return None if best_slot is None else _run_state(self.sweep / name / f"trial_{best_slot:03d}")[1]
 
     def lines(self):

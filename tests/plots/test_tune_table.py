@@ -45,6 +45,26 @@ def test_expected_best_by_hand():
         pass
 
 
+def test_expected_best_with_trials_never_chosen():
+    # Usable [1, 2, 3] and one diverged trial, N = 4, n = 2, conditioned on a usable draw (1 - (1/4)^2 = 15/16):
+    # P(max = v_i) = ((1+i)/4)^2 - (i/4)^2 over 15/16 = 3/15, 5/15, 7/15; E = (3 + 10 + 21) / 15 = 34/15.
+    m, sd = eb.expected_best([3, 1, 2], 2, unusable=1)
+    close(m, 34 / 15)
+    close(sd, math.sqrt((3 * 1 + 5 * 4 + 7 * 9) / 15 - (34 / 15) ** 2))
+    close(eb.expected_best([1, 2, 3], 1, unusable=5)[0], 2.0)            # n = 1: the mean of the usable trials
+    close(eb.expected_best([1, 2, 3], 2, higher_is_better=False, unusable=1)[0], 4 - 34 / 15)   # mirrored
+    close(eb.expected_best([1, 2, 3, 4], 3, unusable=0)[0], eb.expected_best([1, 2, 3, 4], 3)[0])
+    # More diverged trials: a lower expected best at the same n, never above the best usable trial.
+    ms = [eb.expected_best([0.5, 0.6, 0.7], 4, unusable=d)[0] for d in (0, 1, 3, 9)]
+    assert all(a > b for a, b in zip(ms, ms[1:])) and ms[0] <= 0.7, ms
+    assert len(eb.curve([1, 2], unusable=2)) == 4                         # n up to every draw of the budget
+    try:
+        eb.expected_best([1.0], 1, unusable=-1)
+        raise AssertionError("no error for unusable < 0")
+    except ValueError:
+        pass
+
+
 def write(path, obj):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
@@ -120,6 +140,11 @@ def test_diverged_seed_runs_are_named_and_left_out():
         for cell in ("atr", "gru", "lstm"):
             make_study(root, cell, [(0, 0.70, 0.60, "early_stop"), (1, 0.80, 0.70, "early_stop"),
                                     (2, 0.75, 0.65, "early_stop")])
+        # gru's slot 1 (dev 0.80, its best value) diverged: the table's best is slot 2 (0.75) and E[best] treats
+        # slot 1 as a draw that is never chosen.
+        rec_path = os.path.join(root, "sw", "sp_gru_hidden", "trial_001", "trial.json")
+        rec = json.load(open(rec_path))
+        write(rec_path, dict(rec, diverged=True, stop_reason="non_finite"))
         for seed, test in ((1, 0.60), (2, 0.62), (3, None)):
             seed_run(root, "atr", seed, test)
         seed_run(root, "gru", 1)                              # its only seed run so far diverged
@@ -129,7 +154,13 @@ def test_diverged_seed_runs_are_named_and_left_out():
         cells = data[("sp.json", "hidden")]
         assert [r[0] for r in cells["atr"]["seeds"]] == [1, 2] and cells["atr"]["diverged_seeds"] == [3]
         assert cells["gru"]["seeds"] == [] and cells["gru"]["diverged_seeds"] == [1]
-        text = "\n".join(tune_table.build(data, root)[0])
+        lines, rows = tune_table.build(data, root)
+        text = "\n".join(lines)
+        gru = [r for r in rows if r[2] == "gru"][0]
+        assert gru[5] == 0.75 and "lr=0.003" in [ln for ln in lines if ln.startswith("| gru | 3 / 3")][0], gru
+        close(gru[6], (0.70 + 0.75) / 2)                                    # E[best] 1: the usable trials' mean
+        close(gru[9], eb.expected_best([0.70, 0.75], 3, unusable=1)[0])
+        assert gru[9] <= 0.75 and gru[11] == 1                             # never above the chosen best; 1 diverged
         assert "| atr | 1,2 (3 diverged: left out) | 61.00 ± 1.41 |" in text, text   # the mean of 60 and 62 only
         assert "| gru | – (1 diverged: left out) | – | – |" in text, text
         assert "| lstm | 1,2,3 | 72.00 ± 1.00 |" in text, text
@@ -143,6 +174,7 @@ def test_diverged_seed_runs_are_named_and_left_out():
 
 if __name__ == "__main__":
     test_expected_best_by_hand()
+    test_expected_best_with_trials_never_chosen()
     test_table_from_a_hand_made_sweep()
     test_diverged_seed_runs_are_named_and_left_out()
-    print("test_tune_table: 3 passed, 0 failed")
+    print("test_tune_table: 4 passed, 0 failed")

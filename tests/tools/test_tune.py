@@ -243,6 +243,12 @@ def main(argv):
     end = time.time() + seconds
     while time.time() < end:
         time.sleep(min(0.05, max(0.0, end - time.time())))
+    if os.path.basename(out.rstrip("/")) in json.loads(os.environ.get("TWIN_FAKE_DIVERGE", "[]")):
+        # A run that diverges: a very good dev score first, then a non-finite loss (exit 3, no summary.json).
+        with open(os.path.join(out, "metrics.jsonl"), "a") as f:
+            f.write(json.dumps({"split": "dev", "epoch": 1, "accuracy": 0.999, "elapsed_s": 1.0}) + "\n")
+        sys.stderr.write("non-finite loss at step 7: stopping\n")
+        return 3
     acc = dev_accuracy(cfg) + float(os.environ.get("TWIN_FAKE_SKEW", "0"))   # other kernels' rounding
     epochs = cfg["train.max_epochs"]
     with open(os.path.join(out, "metrics.jsonl"), "a") as f:
@@ -596,6 +602,42 @@ def pg_skip_reason():
     if importlib.util.find_spec("psycopg2") is None:
         return "no psycopg2 for /usr/bin/python3 (Debian's python3-psycopg2)"
     return None
+
+
+class Diverged(Timed):
+    def test_a_diverged_trial_is_never_the_configuration_the_seed_runs_repeat(self):
+        """Slot 1 of each cell diverges after the best dev score of all (0.999): it counts as a finished trial
+        of the budget with that value, but the seed runs repeat the best of the slots that did not diverge,
+        and plots/tune_table.py names the same trial as the cell's best."""
+        sys.path.insert(0, os.path.join(ROOT, "plots"))
+        import tune_table
+        with scratch() as tmp:
+            bin_dir = make_bin(tmp)
+            sp = base_space(arms={"hidden": {}})
+            path = write_space(os.path.join(tmp, "spaces"), "toy", sp)
+            sweep = os.path.join(tmp, "sweep")
+            rc, out, err = tune("run", path, "--sweep", sweep, "--bin", bin_dir, "--seeds", "1", "--poll", "0.2",
+                                env={"TWIN_FAKE_DIVERGE": json.dumps(["trial_001"])})
+            self.assertEqual(rc, 0, out + err)
+            self.assertIn("slot 1 done: dev accuracy 0.9990 (diverged)", out)
+            found, storage = studies("", sweep)
+            try:
+                for name in ("toy_atr_hidden", "toy_lstm_hidden"):
+                    done = found[name].get_trials(states=(TrialState.COMPLETE,))
+                    by_slot = {t.system_attrs[tune_study.SLOT]: t for t in done}
+                    self.assertEqual(sorted(by_slot), [0, 1, 2])
+                    self.assertEqual((by_slot[1].value, by_slot[1].user_attrs["diverged"]), (0.999, True))
+                    best = min((by_slot[0], by_slot[2]), key=lambda t: (-t.value, t.system_attrs[tune_study.SLOT]))
+                    seeds = found[name + "__seeds"]
+                    self.assertEqual(seeds.user_attrs["best_slot"], best.system_attrs[tune_study.SLOT], name)
+                    self.assertEqual(seeds.user_attrs["diverged_not_chosen"], 1)
+                    recs = [dict(read_json(os.path.join(sweep, name, f"trial_{k:03d}", "trial.json")), slot=k)
+                            for k in range(3)]
+                    self.assertEqual(tune_table.best_trial(recs)["slot"], best.system_attrs[tune_study.SLOT])
+                    # Every trial diverged: the best of them is taken (there is nothing else).
+                    self.assertEqual(tune_table.best_trial([recs[1]])["slot"], 1)
+            finally:
+                dispose(storage)
 
 
 class PostgresServer:

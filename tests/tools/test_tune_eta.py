@@ -4,14 +4,15 @@ every figure computed by hand:
 
   space s, study a (3 slots): trials of 600 s and 1,200 s done, one running for 300 s: median 900 s, 600 s left;
            seeds 1, 2 not started: 2 x 900 s (the study's median while a trial is left);
-  space s, study b (2 slots): nothing run: the median of the space's finished trials (200, 400, 600, 1,000,
-           1,200 s: 600 s), 1,200 s; seeds 2 x 600 s;
+  space s, study b (2 slots): nothing run: the median of the space's finished trials (200, 400, 600, 800,
+           1,000, 1,200 s: 700 s), 1,400 s; seeds 2 x 700 s;
   space s, study c (2 slots, done): 0.5 in 400 s and the best, 0.7, in 1,000 s; seed 1 done, seed 2 running for
            1,200 s, past the best trial's time: a tenth of it left, 100 s;
-  space s, study d (2 slots, done, lower is better): 0.3 in 200 s (the best) and 0.4 diverged (trial.json
-           COMPLETE, no summary: done, untimed); seeds: 2 x 200 s;
+  space s, study d (3 slots, done, lower is better): 0.3 in 200 s, 0.5 in 800 s, and 0.2 diverged (trial.json
+           COMPLETE, no summary: done, untimed, and never the best tune.py repeats); seeds: 2 x 200 s, slot 0's
+           time (not the median, 500 s);
   space t, study e (1 slot): nothing finished in its space: not estimated.
-Trials left: 600 + 1,200 = 1,800 s over 3 trials; seed runs: 1,800 + 1,200 + 100 + 400 = 3,500 s over 7.
+Trials left: 600 + 1,400 = 2,000 s over 3 trials; seed runs: 1,800 + 1,400 + 100 + 400 = 3,700 s over 7.
 
 /usr/bin/python3 tests/tools/test_tune_eta.py
 """
@@ -47,23 +48,24 @@ class Eta(unittest.TestCase):
             finished(os.path.join(sw, "c__seeds", "best_s1"), 990)
             put(os.path.join(sw, "c__seeds", "best_s2"), "progress.json", {"elapsed_s": 1200})
             finished(os.path.join(sw, "d", "trial_000"), 200, 0.3)
-            put(os.path.join(sw, "d", "trial_001"), "trial.json", {"state": "COMPLETE", "value": 0.4,
+            put(os.path.join(sw, "d", "trial_001"), "trial.json", {"state": "COMPLETE", "value": 0.2,
                                                                     "diverged": True})
+            finished(os.path.join(sw, "d", "trial_002"), 800, 0.5)
             est = tune_eta.Estimate(sw, [1, 2])
             for space, name, slots, higher in (("s", "a", 3, True), ("s", "b", 2, True), ("s", "c", 2, True),
-                                               ("s", "d", 2, False), ("t", "e", 1, True)):
+                                               ("s", "d", 3, False), ("t", "e", 1, True)):
                 est.add(space, name, slots, higher)
             lines, total = est.lines()
             self.assertEqual(lines, [
                 "median trial 15 min, 1 left: ~0.2 lane-h; seed runs 0 of 2 done, ~0.5 lane-h left",
-                "median trial 10 min (its space), 2 left: ~0.3 lane-h; seed runs 0 of 2 done, ~0.3 lane-h left",
+                "median trial 12 min (its space), 2 left: ~0.4 lane-h; seed runs 0 of 2 done, ~0.4 lane-h left",
                 "median trial 12 min; seed runs 1 of 2 done, ~0.0 lane-h left",
-                "median trial 3 min; seed runs 0 of 2 done, ~0.1 lane-h left",
+                "median trial 8 min; seed runs 0 of 2 done, ~0.1 lane-h left",
                 "1 trial left, no finished trial in its space to time it by"])
-            self.assertEqual((est.n_trials, est.trials_left), (3, 1800.0))
-            self.assertEqual((est.n_seeds, est.seeds_left), (7, 3500.0))
+            self.assertEqual((est.n_trials, est.trials_left), (3, 2000.0))
+            self.assertEqual((est.n_seeds, est.seeds_left), (7, 3700.0))
             self.assertEqual(est.unknown, ["e"])
-            self.assertEqual(total, "left: 3 trials, ~0.5 lane-hours; 7 seed runs, ~1.0 lane-hours; in all ~1.5 "
+            self.assertEqual(total, "left: 3 trials, ~0.6 lane-hours; 7 seed runs, ~1.0 lane-hours; in all ~1.6 "
                                     "lane-hours (wall: that over the number of lanes); not estimated: e")
 
     def test_without_seeds_the_seed_folders_found_count(self):
