@@ -266,7 +266,9 @@ class Worker:
         sign = 1 if sp.direction == "maximize" else -1
         best = min(pool, key=lambda t: (-sign * t.value, t.system_attrs[tune_study.SLOT]))
         attrs = {"from_study": study.study_name, "best_slot": best.system_attrs[tune_study.SLOT],
-                 "best_value": best.value, "seeds": seeds, "diverged_not_chosen": len(done) - len(pool)}
+                 "best_value": best.value, "seeds": seeds}
+        if len(done) > len(pool):   # only then: a seeds study made before this rule has the same attrs
+            attrs["diverged_not_chosen"] = len(done) - len(pool)
         # Made with its trials, like a study's slots: workers on PostgreSQL (no claim lock) that both found the
         # study empty would each add a trial per seed.
         fixed = [{"fixed_params": {**best.params, "seed": seed}} for seed in seeds]

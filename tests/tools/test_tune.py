@@ -500,6 +500,7 @@ class SqliteEndToEnd(Timed):
                     best = min(done, key=lambda t: (-t.value, t.system_attrs[tune_study.SLOT]))
                     seeds = found[name + "__seeds"]
                     self.assertEqual(seeds.user_attrs["best_slot"], best.system_attrs[tune_study.SLOT])
+                    self.assertNotIn("diverged_not_chosen", seeds.user_attrs)   # the attrs older sweeps have
                     slots, by = budget_of(seeds.get_trials())
                     self.assertEqual((slots, by), ([0, 1], {"COMPLETE": 2}), name)
                     for seed in (1, 2):
