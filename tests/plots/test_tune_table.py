@@ -161,6 +161,11 @@ def test_diverged_seed_runs_are_named_and_left_out():
         close(gru[6], (0.70 + 0.75) / 2)                                    # E[best] 1: the usable trials' mean
         close(gru[9], eb.expected_best([0.70, 0.75], 3, unusable=1)[0])
         assert gru[9] <= 0.75 and gru[11] == 1                             # never above the chosen best; 1 diverged
+        # Lower is better (perplexity): the lowest value, ties to the lower slot, a diverged one never.
+        trs = [{"value": 90.0, "slot": 0}, {"value": 80.0, "slot": 1}, {"value": 80.0, "slot": 2},
+               {"value": 70.0, "slot": 3, "diverged": True}]
+        assert tune_table.best_trial(trs, higher=False)["slot"] == 1
+        assert tune_table.best_trial(trs, higher=True)["slot"] == 0
         assert "| atr | 1,2 (3 diverged: left out) | 61.00 ± 1.41 |" in text, text   # the mean of 60 and 62 only
         assert "| gru | – (1 diverged: left out) | – | – |" in text, text
         assert "| lstm | 1,2,3 | 72.00 ± 1.00 |" in text, text
