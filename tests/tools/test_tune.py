@@ -605,6 +605,35 @@ def pg_skip_reason():
     return None
 
 
+class ExportWithoutSeeds(Timed):
+    def test_export_without_seeds_makes_no_seed_study_and_a_later_seeds_worker_runs(self):
+        """export/collect without --seeds once made each spent study's seed-run study with seeds [] and no slots,
+        and a worker with --seeds then stopped on it ("made with another seeds"). Now: nothing is made without
+        --seeds, a later --seeds worker runs the seed runs, and export without --seeds still writes them."""
+        with scratch() as tmp:
+            bin_dir = make_bin(tmp)
+            path = write_space(os.path.join(tmp, "spaces"), "toy", base_space(arms={"hidden": {}}))
+            sweep = os.path.join(tmp, "sweep")
+            names = ["toy_atr_hidden", "toy_lstm_hidden"]
+            rc, out, err = tune_main("run", path, "--sweep", sweep, "--bin", bin_dir, "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            rc, out, err = tune_main("export", path, "--sweep", sweep, "--bin", bin_dir)
+            self.assertEqual(rc, 0, out + err)
+            found, storage = studies("", sweep)
+            dispose(storage)
+            self.assertEqual(sorted(found), names)                      # no __seeds study made
+            rc, out, err = tune_main("run", path, "--sweep", sweep, "--bin", bin_dir, "--seeds", "1", "--poll", "0.2")
+            self.assertEqual(rc, 0, out + err)
+            for name in names:
+                self.assertTrue(os.path.exists(os.path.join(sweep, name + "__seeds", "best_s1", "summary.json")))
+            rc, out, err = tune_main("export", path, "--sweep", sweep, "--bin", bin_dir)
+            self.assertEqual(rc, 0, out + err)
+            for name in names:                                         # the existing seed studies are written
+                meta = read_json(os.path.join(sweep, name + "__seeds", "study.json"))
+                self.assertEqual((meta["user_attrs"]["seeds"], [t["state"] for t in meta["trials"]]),
+                                 ([1], ["COMPLETE"]))
+
+
 class Diverged(Timed):
     def test_a_diverged_trial_is_never_the_configuration_the_seed_runs_repeat(self):
         """Slot 1 of each cell diverges after the best dev score of all (0.999): it counts as a finished trial
