@@ -412,21 +412,15 @@ def write_json(path, obj):
     tmp.rename(path)
 
 
-def existing_seeds_study(worker, study):
-    """The study's seed-run study if the storage has one (never created here), else None."""
-    name = study.study_name + "__seeds"
-    if name not in {s.study_name for s in worker.storage.get_all_studies()}:
-        return None
-    return tune_study.optuna.load_study(study_name=name, storage=worker.storage)
-
-
 def export(worker):
+    stored = {s.study_name for s in worker.storage.get_all_studies()}
     for sp, cell, arm, study, pin, extra in worker.studies:
         # With --seeds the seed-run study is made if the budget is spent (as a worker would make it); without,
         # only one that exists is written. (Making it without the seeds gave it seeds [] and no slots, which a
         # worker with --seeds then refused as "made with another seeds".)
+        name = study.study_name + "__seeds"
         seeds = (worker.seeds_study(sp, cell, arm, study, worker.args.seeds) if worker.args.seeds else
-                 existing_seeds_study(worker, study))
+                 tune_study.optuna.load_study(study_name=name, storage=worker.storage) if name in stored else None)
         for s in [study] + ([seeds] if seeds is not None else []):
             trials = [{"number": t.number, "state": t.state.name, "slot": t.system_attrs.get(tune_study.SLOT),
                        "value": t.value, "params": t.params or t.system_attrs.get("fixed_params", {}),

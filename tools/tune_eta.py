@@ -15,7 +15,11 @@ are estimates from early-stopping runs, whose lengths vary by a factor of severa
 """
 import json
 import statistics
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plots"))
+from tune_table import best_trial  # noqa: E402  (the one rule for a cell's best trial, as the tables use it)
 
 
 def _json(path):
@@ -60,17 +64,15 @@ class Estimate:
     def _slots(self, name, slots):
         return [_run_state(self.sweep / name / f"trial_{k:03d}") for k in range(slots)]
 
-    def _best_wall(self, name, slots, sign):
-        """The wall seconds of the study's best trial by its trial.json value, as tune.py picks it: not a diverged
-        one unless all diverged; ties: the lower slot."""
-        best_key, best_slot = None, None
+    def _best_wall(self, name, slots, higher):
+        """The wall seconds of the study's best trial, chosen by tune_table.best_trial (tune.py's rule) from the
+        trials' trial.json."""
+        recs = []
         for k in range(slots):
             t = _json(self.sweep / name / f"trial_{k:03d}" / "trial.json")
             if isinstance(t, dict) and t.get("state") == "COMPLETE" and isinstance(t.get("value"), (int, float)):
-                key = (not t.get("diverged"), sign * t["value"])
-                if best_key is None or key > best_key:
-                    best_key, best_slot = key, k
-        return None if best_slot is None else _run_state(self.sweep / name / f"trial_{best_slot:03d}")[1]
+                recs.append({**t, "slot": k})
+        return _run_state(self.sweep / name / f"trial_{best_trial(recs, higher)['slot']:03d}")[1] if recs else None
 
     def lines(self):
         """One text per study, in the order added, then the total: what status prints after each study's counts."""
@@ -101,7 +103,7 @@ class Estimate:
             if seeds:
                 states = [_run_state(seeds_dir / f"best_s{s}") for s in seeds]
                 waiting = [e for done, _, e in states if not done]
-                per = (self._best_wall(name, slots, 1 if higher else -1) if not todo else None) or typical
+                per = (self._best_wall(name, slots, higher) if not todo else None) or typical
                 if waiting and per is not None:
                     left = sum(_left(per, e) for e in waiting)
                     self.seeds_left += left
