@@ -39,6 +39,13 @@ optuna.logging.set_verbosity(optuna.logging.WARNING)
 SLOT = "slot"
 
 
+def write_json(path, obj):
+    """A study's or a trial's record (study.json, trial.json), written whole or not at all."""
+    tmp = Path(str(path) + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=1, sort_keys=True) + "\n")
+    tmp.rename(path)
+
+
 def storage_for(url, sweep_dir, heartbeat=20, grace=120):
     """An RDBStorage for `url` (default: SQLite file study.db in the sweep folder)."""
     if not url:
