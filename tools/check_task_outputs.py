@@ -68,6 +68,9 @@ Exit 0: every entry equal; 1: any difference (each printed, naming the entry, fi
 After an intended change of behaviour, re-record with the current binaries and commit the baseline with the
 change: /usr/bin/python3 tools/check_task_outputs.py record --bin build/bin --out tests/golden/task_outputs.json
 (`git diff tests/golden/task_outputs.json` then shows what changed, one text line per JSON line).
+A baseline of a platform the change could not be run on keeps its entries and names the ones the change made
+out of date in its "stale" object ({entry: why}); on that platform they are skipped with the reason, not
+compared, until it is recorded there again (`record` writes no "stale").
 """
 import argparse
 import concurrent.futures
@@ -722,12 +725,18 @@ def compare(baseline, entries, platform, filt, strict, out):
             if bp.get(k) != np_.get(k):
                 out("  platform %s: %s -> %s" % (k, json.dumps(bp.get(k))[:200], json.dumps(np_.get(k))[:200]))
     passed = failed = skipped = 0
+    stale = baseline.get("stale") or {}
+    stale_seen = {}
     names = sorted(set(base) | set(entries))
     for name in names:
         if not selected(filt, unit_of(name)) or (filt not in name and filt not in unit_of(name)):
             continue
         if name.startswith("run/") and not same_platform and not strict:
             skipped += 1
+            continue
+        if name in stale:   # out of date in this baseline by a change not recorded on its platform
+            skipped += 1
+            stale_seen.setdefault(stale[name], []).append(name)
             continue
         if name not in base:
             failed += 1
@@ -748,6 +757,10 @@ def compare(baseline, entries, platform, filt, strict, out):
                 out(l)
         else:
             passed += 1
+    for why, names_ in stale_seen.items():
+        out("note: %d entr%s skipped as stale in this baseline (%s): %s; record the baseline on this platform to "
+            "compare them again" % (len(names_), "y" if len(names_) == 1 else "ies", why, ", ".join(names_[:4]) +
+                                    (" ..." if len(names_) > 4 else "")))
     return passed, failed, skipped
 
 
@@ -824,6 +837,10 @@ def main(argv=None):
             if b.get("format") != FORMAT:
                 raise SetupError("%s has format %s, this script writes %s: re-record it" % (path, b.get("format"),
                                                                                            FORMAT))
+            stale = b.get("stale", {})
+            if not isinstance(stale, dict) or not all(isinstance(v, str) and v for v in stale.values()):
+                raise SetupError("baseline %s: \"stale\" must be an object of entry names to the reason each is out "
+                                 "of date (a non-empty text)" % path)
             baselines.append((path, b))
 
         def for_platform(p):

@@ -5,7 +5,9 @@
 
 namespace twin {
 
-void set_num_threads(int n);  // n <= 0: leave the library defaults
+// n <= 0: leave the library defaults. Either way every thread of the pool then gets the floating-point mode
+// (base/fp_mode.h): the one place every binary configures its threads before it computes.
+void set_num_threads(int n);
 int num_threads();
 
 class Stopwatch {

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "base/allocator.h"
+#include "base/fp_mode.h"
 #include "base/check.h"
 #include "base/names.h"
 #include "train/dist.h"
@@ -48,7 +49,9 @@ constexpr bool evaluates_after(StopReason r) { return exit_code(r) == kExitOk; }
 // input, "<label>: internal error: <what>" and 70 otherwise. Under mpirun the message names the rank and the
 // whole job is aborted with that code, since the other ranks would wait for this one forever.
 // Every binary's main runs through here, so this is where the process's allocator is set first
-// (base/allocator.h: fixed malloc thresholds; a bad TWIN_MALLOC is exit 2 before the body runs).
+// (base/allocator.h: fixed malloc thresholds; a bad TWIN_MALLOC is exit 2 before the body runs), and its
+// floating-point mode: subnormals flushed to zero unless TWIN_SUBNORMALS=keep (a bad value is exit 2 too),
+// inherited by every thread made after (base/fp_mode.h).
 template <class Body>
 int run_with_exit_codes(const char* label, Body&& body) {
   auto fail = [label](const char* kind, const char* what, int code) {
@@ -58,6 +61,7 @@ int run_with_exit_codes(const char* label, Body&& body) {
   };
   try {
     set_allocator();
+    set_fp_mode();
     return body();
   } catch (const Error& e) {
     return fail("error", e.what(), kExitBadInput);

@@ -187,7 +187,8 @@ int nmt_bench_main(int argc, char** argv) {
     const std::string head =
         "# NMT speed (the ATR paper's Table 4 shape): " + corpus + "\n\n`" + cmd + "`, " + date +
         ", " + std::to_string(threads) + " thread(s), " + doc["machine"].value("cpu", std::string("?")) +
-        "; allocator: " + doc["machine"].value("allocator", std::string("?")) + ". Training: target subword tokens/s over " + std::to_string(steps) +
+        "; allocator: " + doc["machine"].value("allocator", std::string("?")) + "; subnormal floats " +
+        doc["machine"].value("subnormals", std::string("?")) + ". Training: target subword tokens/s over " + std::to_string(steps) +
         " steps (forward, backward, clip, Adam) after 3 warm-up steps. Decoding: target tokens/s on the first " +
         std::to_string(sentences) + " test sentences with the models as they are after those steps (barely "
         "trained, so their output lengths differ: decoding speeds of trained models are in results/nmt.md), with "

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "base/allocator.h"
+#include "base/fp_mode.h"
 #include "base/gemm.h"
 #include "speed_bench.h"
 #include "train/records_csv.h"
@@ -70,6 +71,7 @@ nlohmann::json machine_info() {
           {"blas", std::string(openblas_get_config()) + (par == 2 ? " (OpenMP threads)" : par == 1 ? " (pthreads)" : "")},
           {"gemm", gemm_backends_text()},
           {"allocator", allocator_text(set_allocator())},
+          {"subnormals", fp_mode_text()},
           {"omp_wait_policy", wait ? wait : "(unset)"}};
 }
 
@@ -122,7 +124,8 @@ std::string report_markdown(const SpeedConfig& cfg, const SpeedReport& rep) {
     << "Machine: " << rep.machine.value("cpu", std::string("?")) << ", " << rep.machine.value("cores", 0)
     << " logical cores; " << rep.machine.value("blas", std::string("?")) << "; OMP_WAIT_POLICY "
     << rep.machine.value("omp_wait_policy", std::string("?")) << "; " << rep.machine.value("date", std::string("?"))
-    << ".\nAllocator: " << rep.machine.value("allocator", std::string("?")) << ".\n"
+    << ".\nAllocator: " << rep.machine.value("allocator", std::string("?")) << "; subnormal floats "
+    << rep.machine.value("subnormals", std::string("?")) << ".\n"
     << "Training = forward + backward + SGD step; words/s = " << cfg.bptt * cfg.batch
     << " tokens / median step time over " << cfg.windows << " windows of " << cfg.steps_per_window
     << " steps after " << cfg.warmup_steps << " warm-up steps. GFLOP/s counts GEMM flops of the training step; "

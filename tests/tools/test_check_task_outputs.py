@@ -145,6 +145,24 @@ class Compare(unittest.TestCase):
         (p, f, s), _ = self.run_compare(now, platform={"cpu": {"flags": "avx512f"}}, strict=True)
         self.assertEqual((p, f, s), (2, 1, 0))
 
+    def test_stale_entries_are_skipped_with_their_reason(self):
+        now = dict(self.base["entries"])
+        now["run/lm/files/metrics.jsonl"] = rec('{"loss":1.25,"step":1}\n', kind="jsonl")   # changed
+        now["run/lm/files/new.txt"] = rec("x")                                              # not in the baseline
+        (p, f, s), out = self.run_compare(now)
+        self.assertEqual((p, f, s), (2, 2, 0))   # without the stale list both fail
+        self.base["stale"] = {"run/lm/files/metrics.jsonl": "recorded before change X",
+                              "run/lm/files/new.txt": "the unit came after this recording"}
+        (p, f, s), out = self.run_compare(now)
+        self.assertEqual((p, f, s), (2, 0, 2))
+        self.assertIn("1 entry skipped as stale in this baseline (recorded before change X): "
+                      "run/lm/files/metrics.jsonl", out)
+        self.assertIn("(the unit came after this recording): run/lm/files/new.txt", out)
+        now["keys/lm"] = rec('{\n "a": 2\n}', kind="json", exit=0, stderr=rec(""))   # not stale: still fails
+        (p, f, s), out = self.run_compare(now)
+        self.assertEqual((p, f, s), (1, 1, 2))
+        self.assertIn("FAIL keys/lm", out)
+
     def test_the_baseline_of_this_platform_is_chosen(self):
         amd, intel = {"cpu": {"vendor_id": "AuthenticAMD"}}, {"cpu": {"vendor_id": "GenuineIntel"}}
         found = [("a.json", {"platform": amd}), ("b.json", {"platform": intel})]
@@ -207,9 +225,13 @@ class BadBaselines(unittest.TestCase):
                 f.write("[1, 2]")
             empty = os.path.join(d, "empty")
             os.mkdir(empty)
+            bad_stale = os.path.join(d, "stale.json")
+            with open(bad_stale, "w") as f:
+                json.dump({"format": cto.FORMAT, "platform": {}, "entries": {}, "stale": {"run/lm/x": ""}}, f)
             cases = [(os.path.join(d, "missing.json"), "missing.json: No such file"),
                      (not_json, "task_outputs_x.json is not a JSON file (Expecting"),
                      (a_list, "list.json: expected an object"),
+                     (bad_stale, "stale.json: \"stale\" must be an object of entry names to the reason"),
                      (empty, "no baseline in %s (task_outputs*.json)" % empty),
                      (d, "task_outputs_x.json is not a JSON file")]   # a folder: its task_outputs*.json are read
             for path, message in cases:
