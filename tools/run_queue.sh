@@ -120,6 +120,11 @@ run_one() {
     echo "  load average at start: $(cut -d' ' -f1-3 /proc/loadavg); other queue lanes may share the cores"
     # The matrix-product kernels depend on the machine and its environment (base/gemm.h): --version names them.
     echo "  binary: $("$bin" --version 2>&1 | head -1)"
+    # The variables that change what a binary computes or how fast (TWIN_GEMM_BACKENDS, TWIN_SUBNORMALS,
+    # TWIN_MALLOC, OMP_*, GLIBC_TUNABLES): a run made with any of them set says so here.
+    local vars
+    vars=$(env | { grep -E '^(TWIN_[A-Z_]*|OMP_[A-Z_]*|GLIBC_TUNABLES)=' || true; } | LC_ALL=C sort | tr '\n' ' ')
+    echo "  environment: ${vars:-(none of TWIN_*, OMP_*, GLIBC_TUNABLES set)}"
   } >> "$out/machine.txt"
   local rc=0
   "$bin" "$exp" --threads "$threads" "${resume[@]}" "$@" < /dev/null || rc=$?

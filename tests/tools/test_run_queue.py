@@ -108,10 +108,14 @@ class RunQueue(unittest.TestCase):
         self.assertEqual(self.ran(), ["v1 experiments/e1.json", "v1 experiments/e2.json s1",
                                       "v1 experiments/e2.json s2"])
         self.assertIn("binary: fake v1", read(os.path.join(self.runs, "alpha_e2_s2", "machine.txt")))
+        self.assertNotIn("TWIN_SUBNORMALS=keep", read(os.path.join(self.runs, "alpha_e2_s2", "machine.txt")))
         # REPIN=1 moves the pin on purpose: the next run has the new build, and the log says so
         self.queue("lane.txt", "alpha experiments/e1.json", "alpha experiments/e3.json")
-        rc, out = self.start(q, REPIN="1")
+        rc, out = self.start(q, REPIN="1", TWIN_SUBNORMALS="keep")
         self.assertEqual(rc, 0, out)
+        # a variable that changes what the binary computes is recorded with the run's start
+        self.assertRegex(read(os.path.join(self.runs, "alpha_e3", "machine.txt")),
+                         r"\n  environment: [^\n]*TWIN_SUBNORMALS=keep")
         self.assertIn(f"repinned from {rev1} (REPIN) to revision {rev2}", out)
         self.assertEqual(self.ran()[-1], "v2 experiments/e3.json")
         log = read(os.path.join(self.runs, "bin/pins/lane.log"))
