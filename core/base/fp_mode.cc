@@ -62,10 +62,12 @@ void set_fp_mode() {
 
 void apply_fp_mode_to_team() {
   if (!g_flush) return;
-  flush_subnormals_this_thread();
 #ifdef _OPENMP
-  // Every thread of the team runs the region once; later regions of up to that size reuse these threads.
+  // Every thread of the team runs the region once, the calling thread as its master; later regions of up to
+  // that size reuse these threads.
 #pragma omp parallel
+  flush_subnormals_this_thread();
+#else
   flush_subnormals_this_thread();
 #endif
 }

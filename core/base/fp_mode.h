@@ -32,7 +32,8 @@ void flush_subnormals_this_thread();
 // Whether the calling thread flushes subnormals (false on a platform flush_subnormals_this_thread does not
 // handle).
 bool subnormals_flushed();
-// For reports: "flushed to zero" or "kept (TWIN_SUBNORMALS=keep)" (or "kept: not supported here").
+// For reports: "flushed to zero", "kept (TWIN_SUBNORMALS=keep)" or "kept: flushing is not supported on this
+// platform".
 std::string fp_mode_text();
 
 }  // namespace twin
