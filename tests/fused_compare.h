@@ -67,6 +67,20 @@ inline Var gru(Var a, Var q, Var h_prev) {
   Var h_tilde = tanh(slice_cols(a, 2 * h, h) + r * slice_cols(q, 2 * h, h));
   return h_prev + z * (h_tilde - h_prev);
 }
+inline Var lgru(Var a, Var s, Var h_prev) {
+  const Index h = h_prev.cols();
+  Var zrl = sigmoid(slice_cols(a, 0, 3 * h) + slice_cols(s, 0, 3 * h));
+  Var z = slice_cols(zrl, 0, h), r = slice_cols(zrl, h, h), l = slice_cols(zrl, 2 * h, h);
+  Var h_tilde = tanh(slice_cols(a, 3 * h, h) + r * slice_cols(s, 3 * h, h)) + l * slice_cols(a, 4 * h, h);
+  return h_prev + z * (h_tilde - h_prev);
+}
+inline Var tgru(Var s, Var h_prev) {
+  const Index h = h_prev.cols();
+  Var zr = sigmoid(slice_cols(s, 0, 2 * h));
+  Var z = slice_cols(zr, 0, h), r = slice_cols(zr, h, h);
+  Var h_tilde = tanh(r * slice_cols(s, 2 * h, h));
+  return h_prev + z * (h_tilde - h_prev);
+}
 inline Var lrn(Var qkv, Var h_prev, bool tanh_out) {
   const Index h = h_prev.cols();
   Var i = sigmoid(slice_cols(qkv, h, h) + h_prev);

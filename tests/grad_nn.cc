@@ -3,6 +3,7 @@
 // with a padded source.
 #include <gtest/gtest.h>
 
+#include "fused_compare.h"
 #include "gradcheck.h"
 #include "graph/init.h"
 #include "nn/attention.h"
@@ -144,6 +145,46 @@ TEST(NnGrad, MultiHeadAdditiveAttentionThroughPrecompute) {
     AttnOut o2 = att.step(keys, q2.in(g));
     return concat_cols({o1.ctx, o1.alpha, o2.ctx, o2.alpha});
   });
+}
+
+// The step equals the per-head composition of its first version (slice every head out of K, q and V, score,
+// softmax and sum it, concatenate), values and gradients of every parameter, the memory and both queries.
+TEST(NnFused, MultiHeadAdditiveAttentionEqualsPerHeadComposition) {
+  const Index S = 4, B = 3, D = 8, Q = 5, A = 12, O = 6, heads = 4, a = A / heads, d = D / heads;
+  ParamStore store(17);
+  MultiHeadAdditiveAttention att(store, "mha", D, Q, A, O, heads, init::uniform(0.7));
+  Param& enc = rand_param(store, "enc", S * B, D);
+  Param& q1 = rand_param(store, "q1", B, Q);
+  Param& q2 = rand_param(store, "q2", B, Q);
+  const Mat mask = time_major_mask(S, {4, 2, 3});
+  const Mat key_mask = attention_key_mask(mask, S, B);
+  auto fused = evaluate(store, [&](Graph& g) {
+    AttnKeys keys = att.precompute(g.param(enc), mask, B);
+    AttnOut o1 = att.step(keys, g.param(q1)), o2 = att.step(keys, g.param(q2));
+    return concat_cols({o1.ctx, o1.alpha, o2.ctx, o2.alpha});
+  });
+  auto comp = evaluate(store, [&](Graph& g) {
+    Var V = g.param(enc), K = matmul(V, g.param(store.get("mha/W_k")));
+    auto step = [&](Var query, std::vector<Var>& out) {
+      Var q = matmul(query, g.param(store.get("mha/W_q")));
+      std::vector<Var> z;
+      Var alpha_sum;
+      for (Index h = 0; h < heads; ++h) {
+        Var hid = tanh(add_tile_rows(slice_cols(K, h * a, a), slice_cols(q, h * a, a)));
+        Var e = transpose(reshape(matmul(hid, g.param(store.get("mha/v"))), S, B));
+        Var alpha = masked_softmax_rows(e, key_mask);
+        z.push_back(weighted_sum_steps(alpha, slice_cols(V, h * d, d)));
+        alpha_sum = h == 0 ? alpha : alpha_sum + alpha;
+      }
+      out.push_back(affine(concat_cols(z), g.param(store.get("mha/out/W")), g.param(store.get("mha/out/b"))));
+      out.push_back(scale(alpha_sum, Real(1) / static_cast<Real>(heads)));
+    };
+    std::vector<Var> out;
+    step(g.param(q1), out);
+    step(g.param(q2), out);
+    return concat_cols(out);
+  });
+  expect_same(fused, comp, store, 1e-12);
 }
 
 }  // namespace twin::test

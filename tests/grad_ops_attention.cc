@@ -140,4 +140,45 @@ TEST(OpFused, ScaledDotAttentionEqualsComposed) {
   }
 }
 
+// additive_scores_heads (ops/additive_heads.h): the multi-head additive scores of DTMT's attention.
+TEST(OpGrad, AdditiveScoresHeads) {
+  GradCheck gc;
+  const Index S = 3, B = 2, A = 6, heads = 3;
+  auto K = gc.input(S * B, A), q = gc.input(B, A), v = gc.input(A / heads, 1);
+  gc.check([&](Graph& g) { return additive_scores_heads(K.in(g), q.in(g), v.in(g), heads); });
+}
+
+// Equal, values and gradients, to the per-head composition it replaces: for head h, the [B, S] scores
+// transpose(reshape(tanh(K_h + q_h tiled) v, S, B)) are rows b*n + h of the fused result.
+TEST(OpFused, AdditiveScoresHeadsEqualsPerHeadComposition) {
+  const Index S = 4, B = 3, A = 8, heads = 4, a = A / heads;
+  ParamStore store;
+  Param& K = rand_param(store, "K", S * B, A);
+  Param& q = rand_param(store, "q", B, A);
+  Param& v = rand_param(store, "v", a, 1);
+  auto fused =
+      evaluate(store, [&](Graph& g) { return additive_scores_heads(g.param(K), g.param(q), g.param(v), heads); });
+  auto comp = evaluate(store, [&](Graph& g) {
+    std::vector<Var> rows;   // row b*n + h of the result, in that order
+    std::vector<Var> per_head;
+    for (Index h = 0; h < heads; ++h) {
+      Var hid = tanh(add_tile_rows(slice_cols(g.param(K), h * a, a), slice_cols(g.param(q), h * a, a)));
+      per_head.push_back(transpose(reshape(matmul(hid, g.param(v)), S, B)));   // [B, S]
+    }
+    for (Index b = 0; b < B; ++b)
+      for (Index h = 0; h < heads; ++h) rows.push_back(slice_rows(per_head[static_cast<size_t>(h)], b, 1));
+    return stack_rows(rows);
+  });
+  expect_same(fused, comp, store, 1e-12);
+}
+
+TEST(OpFused, AdditiveScoresHeadsRejectsBadShapes) {
+  Graph g;
+  Var K = g.constant(Mat::Ones(6, 6)), q = g.constant(Mat::Ones(2, 6)), v = g.constant(Mat::Ones(2, 1));
+  EXPECT_NO_THROW(additive_scores_heads(K, q, v, 3));
+  EXPECT_THROW(additive_scores_heads(K, q, v, 4), std::exception);                          // 4 does not divide 6
+  EXPECT_THROW(additive_scores_heads(K, q, g.constant(Mat::Ones(3, 1)), 3), std::exception);  // v not [a, 1]
+  EXPECT_THROW(additive_scores_heads(g.constant(Mat::Ones(5, 6)), q, v, 3), std::exception);  // 5 rows, B = 2
+}
+
 }  // namespace twin::test

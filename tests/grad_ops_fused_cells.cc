@@ -20,6 +20,14 @@ TEST(OpGrad, GruCell) {
   check_op({{kB, 3 * kH}, {kB, 3 * kH}, {kB, kH}}, [](Var a, Var q, Var h) { return gru_cell(a, q, h); });
 }
 
+TEST(OpGrad, LgruCell) {
+  check_op({{kB, 5 * kH}, {kB, 4 * kH}, {kB, kH}}, [](Var a, Var s, Var h) { return lgru_cell(a, s, h); });
+}
+
+TEST(OpGrad, TgruCell) {
+  check_op({{kB, 3 * kH}, {kB, kH}}, [](Var s, Var h) { return tgru_cell(s, h); });
+}
+
 TEST(OpGrad, LrnCell) {
   for (bool t : {false, true}) {
     GradCheck gc;
@@ -61,6 +69,25 @@ TEST(OpFused, GruCellEqualsComposed) {
   Param& h = rand_param(store, "h", kB, kH);
   auto fused = evaluate(store, [&](Graph& g) { return gru_cell(g.param(a), g.param(q), g.param(h)); });
   auto comp = evaluate(store, [&](Graph& g) { return composed::gru(g.param(a), g.param(q), g.param(h)); });
+  expect_same(fused, comp, store, 1e-12);
+}
+
+TEST(OpFused, LgruCellEqualsComposed) {
+  ParamStore store;
+  Param& a = rand_param(store, "a", kB, 5 * kH);
+  Param& s = rand_param(store, "s", kB, 4 * kH);
+  Param& h = rand_param(store, "h", kB, kH);
+  auto fused = evaluate(store, [&](Graph& g) { return lgru_cell(g.param(a), g.param(s), g.param(h)); });
+  auto comp = evaluate(store, [&](Graph& g) { return composed::lgru(g.param(a), g.param(s), g.param(h)); });
+  expect_same(fused, comp, store, 1e-12);
+}
+
+TEST(OpFused, TgruCellEqualsComposed) {
+  ParamStore store;
+  Param& s = rand_param(store, "s", kB, 3 * kH);
+  Param& h = rand_param(store, "h", kB, kH);
+  auto fused = evaluate(store, [&](Graph& g) { return tgru_cell(g.param(s), g.param(h)); });
+  auto comp = evaluate(store, [&](Graph& g) { return composed::tgru(g.param(s), g.param(h)); });
   expect_same(fused, comp, store, 1e-12);
 }
 
@@ -114,6 +141,31 @@ TEST(OpFused, LstmCellOverThreeStepsEqualsComposed) {
         c = slice_cols(hc, kH, kH);
       }
       return concat_cols({h, c});
+    });
+  };
+  expect_same(run(true), run(false), store, 1e-12);
+}
+
+// A deep-transition recurrence (DTMT): an L-GRU step then two T-GRU transitions, over three steps, so the
+// gradient reaches each kernel both through its own output and through the state it hands on.
+TEST(OpFused, DeepTransitionOverThreeStepsEqualsComposed) {
+  ParamStore store;
+  Param& x = rand_param(store, "x", 3 * kB, 5 * kH);
+  Param& u = rand_param(store, "U", kH, 4 * kH);
+  Param& u1 = rand_param(store, "U1", kH, 3 * kH);
+  Param& u2 = rand_param(store, "U2", kH, 3 * kH);
+  auto run = [&](bool fused) {
+    return evaluate(store, [&, fused](Graph& g) {
+      Var h = g.constant(Mat::Zero(kB, kH));
+      for (Index t = 0; t < 3; ++t) {
+        Var a = slice_rows(g.param(x), t * kB, kB), s = matmul(h, g.param(u));
+        h = fused ? lgru_cell(a, s, h) : composed::lgru(a, s, h);
+        for (Param* w : {&u1, &u2}) {
+          Var q = matmul(h, g.param(*w));
+          h = fused ? tgru_cell(q, h) : composed::tgru(q, h);
+        }
+      }
+      return h;
     });
   };
   expect_same(run(true), run(false), store, 1e-12);

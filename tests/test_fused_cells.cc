@@ -30,6 +30,24 @@ TEST(OpFusedFloat, GruCellEqualsComposed) {
               kTol);
 }
 
+TEST(OpFusedFloat, LgruCellEqualsComposed) {
+  ParamStore store(3);
+  Param& a = rand_param(store, "a", kB, 5 * kH);
+  Param& s = rand_param(store, "s", kB, 4 * kH);
+  Param& h = rand_param(store, "h", kB, kH);
+  expect_same(evaluate(store, [&](Graph& g) { return lgru_cell(g.param(a), g.param(s), g.param(h)); }),
+              evaluate(store, [&](Graph& g) { return composed::lgru(g.param(a), g.param(s), g.param(h)); }), store,
+              kTol);
+}
+
+TEST(OpFusedFloat, TgruCellEqualsComposed) {
+  ParamStore store(3);
+  Param& s = rand_param(store, "s", kB, 3 * kH);
+  Param& h = rand_param(store, "h", kB, kH);
+  expect_same(evaluate(store, [&](Graph& g) { return tgru_cell(g.param(s), g.param(h)); }),
+              evaluate(store, [&](Graph& g) { return composed::tgru(g.param(s), g.param(h)); }), store, kTol);
+}
+
 TEST(OpFusedFloat, LrnRanSruCellsEqualComposed) {
   for (bool t : {false, true}) {
     ParamStore store(4);

@@ -20,6 +20,7 @@ struct AttnKeys {
   Var K;        // enc W_k (+ b_k)           [S*B, A]
   Var V;        // enc (the values)          [S*B, D]
   Mat mask;     // [B, S], 1 = real token; empty = no padding
+  Var V_heads;  // multi-head attention only: V as [S*B*n, D/n] (reshaped once per batch), or invalid
   Index S = 0;
   Index B = 0;
 };

@@ -31,12 +31,13 @@ AttnKeys MultiHeadAdditiveAttention::precompute(Var enc, const Mat& src_mask, In
   keys.V = enc;
   keys.K = matmul(enc, enc.g->param(*w_k_));                                // [S*B, A], once per batch
   keys.mask = attention_key_mask(src_mask, keys.S, keys.B);
+  keys.V_heads = reshape(enc, keys.S * batch * heads_, enc.cols() / heads_);   // [S*B*n, d], once per batch
   return keys;
 }
 
 AttnOut MultiHeadAdditiveAttention::step(const AttnKeys& keys, Var query) const {
   TW_CHECK(w_q_ != nullptr, "MultiHeadAdditiveAttention: used before construction");
-  const Index S = keys.S, B = keys.B, A = w_q_->value.cols(), a = A / heads_, d = keys.V.cols() / heads_;
+  const Index S = keys.S, B = keys.B, A = w_q_->value.cols(), d = keys.V.cols() / heads_;
   TW_CHECK(keys.K.valid() && keys.V.valid() && keys.K.rows() == S * B && keys.K.cols() == A &&
                keys.V.rows() == S * B && keys.V.cols() == out_.in_dim(),
            "MultiHeadAdditiveAttention::step: keys K ", shape_str(keys.K), " V ", shape_str(keys.V), " for S=", S,
@@ -44,19 +45,25 @@ AttnOut MultiHeadAdditiveAttention::step(const AttnKeys& keys, Var query) const 
   TW_CHECK(query.rows() == B && query.cols() == w_q_->value.rows(), "MultiHeadAdditiveAttention '", w_q_->name,
            "': query ", shape_str(query), " must be [B x Q] = [", B, "x", w_q_->value.rows(), "]");
   Graph& g = *query.g;
+  const Index n = heads_;
   Var q = matmul(query, g.param(*w_q_));                                     // [B, A]
-  Var v = g.param(*v_);                                                      // [a, 1]
-  std::vector<Var> z;
-  Var alpha_sum;
-  for (Index h = 0; h < heads_; ++h) {
-    Var hid = tanh(add_tile_rows(slice_cols(keys.K, h * a, a), slice_cols(q, h * a, a)));   // [S*B, a]
-    Var e = transpose(reshape(matmul(hid, v), S, B));                        // [B, S]
-    Var alpha = keys.mask.size() ? masked_softmax_rows(e, keys.mask) : softmax_rows(e);   // [B, S]
-    z.push_back(weighted_sum_steps(alpha, slice_cols(keys.V, h * d, d)));   // [B, d]
-    alpha_sum = h == 0 ? alpha : alpha_sum + alpha;
+  Var e = additive_scores_heads(keys.K, q, g.param(*v_), n);                 // [B*n, S], row b*n+h
+  Var alpha;                                                                 // [B*n, S]
+  if (keys.mask.size()) {
+    Mat mask(B * n, S);                                                      // row b*n+h: sequence b's
+    for (Index b = 0; b < B; ++b) mask.middleRows(b * n, n).rowwise() = keys.mask.row(b);
+    alpha = masked_softmax_rows(e, mask);
+  } else {
+    alpha = softmax_rows(e);
   }
-  Var ctx = out_.apply(heads_ == 1 ? z[0] : concat_cols(z));                 // [B, O]
-  return {ctx, heads_ == 1 ? alpha_sum : scale(alpha_sum, Real(1) / static_cast<Real>(heads_))};
+  // Row (s*B+b)*n + h of the reshaped memory is head h's block of row s*B+b: the rows of alpha's step s.
+  Var v_heads = keys.V_heads.valid() ? keys.V_heads : reshape(keys.V, S * B * n, d);   // [S*B*n, d]
+  Var z = reshape(weighted_sum_steps(alpha, v_heads), B, n * d);            // [B*n, d] -> [B, D]: [z_1 … z_n]
+  Var ctx = out_.apply(z);                                                   // [B, O]
+  if (n == 1) return {ctx, alpha};
+  Mat mean = Mat::Zero(n * S, S);                                            // the heads' mean of α
+  for (Index h = 0; h < n; ++h) mean.middleRows(h * S, S).diagonal().setConstant(Real(1) / static_cast<Real>(n));
+  return {ctx, matmul(reshape(alpha, B, n * S), g.constant(std::move(mean)))};   // [B, n*S] x [n*S, S]
 }
 
 }  // namespace twin

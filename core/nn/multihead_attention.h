@@ -10,10 +10,14 @@
 //                                 z_h[b] = Σ_s α_h[b,s] V_h[s*B+b]                          [B, d]
 //                                 c = [z_1 … z_n] W_o + b_o                                 [B, O]
 // The reported α is the mean of the heads' α_h (for alignments and the beam search's attention output).
-// Composed from gradient-checked ops (slice_cols, add_tile_rows, tanh, matmul, masked_softmax_rows,
-// weighted_sum_steps, concat_cols, affine); no new op. Deviations from the released code: none in the
-// equations; its `k_transform`, `q_transform` (unbiased), `logits` (v) and `output_transform` (biased) are
-// W_k, W_q, v and W_o, b_o. Parameters: scope/W_k [D,A], scope/W_q [Q,A], scope/v [a,1], scope/out/{W [D,O], b}.
+// A step is a few nodes for all heads at once: the scores by one kernel (ops/additive_heads.h), every head's
+// softmax as the rows of one [B*n, S] matrix, and the weighted sums by weighted_sum_steps over the memory
+// reshaped once per batch to [S*B*n, d] (AttnKeys::V_heads; a row-major reshape puts head h of row s*B+b at
+// row (s*B+b)*n + h). Slicing each head out of the keys and the memory at every step, as the first version
+// did, copied both per head and query and was the largest cost outside the matrix products (perf, DTMT);
+// tests/grad_nn.cc holds this step equal to that per-head composition, values and gradients.
+// Deviations from the released code: none in the equations; its `k_transform`, `q_transform` (unbiased),
+// `logits` (v) and `output_transform` (biased) are W_k, W_q, v and W_o, b_o. Parameters: scope/W_k [D,A], scope/W_q [Q,A], scope/v [a,1], scope/out/{W [D,O], b}.
 #pragma once
 #include <string>
 #include <vector>

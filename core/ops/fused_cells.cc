@@ -121,6 +121,85 @@ Var gru_cell(Var a, Var q, Var h_prev) {
   });
 }
 
+// Backward, with t = tanh(a_h + r ⊙ s_h) and h̃ = t + l ⊙ a_x:  dz = dh (h̃ − h_prev) z(1−z);  dh̃ = dh z;
+//   du = dh̃ (1 − t²);  dr = du s_h r(1−r);  dl = dh̃ a_x l(1−l);  da = [dz dr dl du dh̃⊙l];
+//   ds = [dz dr dl du⊙r];  dh_prev += dh ⊙ (1 − z)
+Var lgru_cell(Var a, Var s, Var h_prev) {
+  Graph& g = *a.g;
+  const Index B = a.rows(), H = h_prev.cols();
+  check_rows("lgru_cell", {{a, 5 * H}, {s, 4 * H}, {h_prev, H}}, B);
+  Mat st = g.take(B, 4 * H);   // z r l t
+  st.leftCols(3 * H).noalias() = a.val().leftCols(3 * H) + s.val().leftCols(3 * H);
+  sigmoid_(st.leftCols(3 * H));
+  st.rightCols(H) = (a.val().middleCols(3 * H, H).array() +
+                     st.middleCols(H, H).array() * s.val().rightCols(H).array()).tanh().matrix();
+  const auto hp = h_prev.val().array();
+  const auto ht = st.rightCols(H).array() + st.middleCols(2 * H, H).array() * a.val().rightCols(H).array();
+  Mat y = g.take_eval((hp + st.leftCols(H).array() * (ht - hp)).matrix());
+  if (!g.training()) {
+    g.give(std::move(st));
+    return g.record("lgru_cell", std::move(y), {a, s, h_prev}, nullptr);
+  }
+  const NodeId sid = g.stash(std::move(st));
+  return g.record("lgru_cell", std::move(y), {a, s, h_prev}, [a, s, h_prev, sid, H](Graph& g, NodeId self) {
+    const Mat& st = g.value(sid);
+    const auto dh = g.grad(self).array();
+    const auto z = st.leftCols(H).array(), r = st.middleCols(H, H).array(), l = st.middleCols(2 * H, H).array();
+    const auto t = st.rightCols(H).array();
+    const auto ax = g.value(a.id).rightCols(H).array();
+    const auto hp = g.value(h_prev.id).array();
+    Mat da = g.take(dh.rows(), 5 * H);
+    da.rightCols(H) = (dh * z).matrix();                                    // dh̃, for now
+    const auto dht = da.rightCols(H).array();
+    da.leftCols(H) = (dh * (t + l * ax - hp) * z * (Real(1) - z)).matrix();
+    da.middleCols(3 * H, H) = (dht * (Real(1) - t.square())).matrix();
+    da.middleCols(H, H) =
+        (da.middleCols(3 * H, H).array() * g.value(s.id).rightCols(H).array() * r * (Real(1) - r)).matrix();
+    da.middleCols(2 * H, H) = (dht * ax * l * (Real(1) - l)).matrix();
+    da.rightCols(H).array() *= l;                                             // dH(x) = dh̃ ⊙ l
+    if (g.needs_grad(h_prev.id)) g.accumulate(h_prev.id, dh * (Real(1) - z));
+    if (g.needs_grad(s.id)) {
+      Mat ds = g.take(da.rows(), 4 * H);
+      ds.leftCols(3 * H) = da.leftCols(3 * H);
+      ds.rightCols(H) = (da.middleCols(3 * H, H).array() * r).matrix();
+      g.add_grad(s.id, std::move(ds));
+    }
+    add_to(g, {a.id}, std::move(da));
+  });
+}
+
+// Backward:  dz = dh (h̃ − h_prev) z(1−z);  du = dh z (1 − h̃²);  dr = du s_h r(1−r);  ds = [dz dr du⊙r];
+//   dh_prev += dh ⊙ (1 − z)
+Var tgru_cell(Var s, Var h_prev) {
+  Graph& g = *s.g;
+  const Index B = s.rows(), H = h_prev.cols();
+  check_rows("tgru_cell", {{s, 3 * H}, {h_prev, H}}, B);
+  Mat st = g.take(B, 3 * H);   // z r h̃
+  st.leftCols(2 * H) = s.val().leftCols(2 * H);
+  sigmoid_(st.leftCols(2 * H));
+  st.rightCols(H) = (st.middleCols(H, H).array() * s.val().rightCols(H).array()).tanh().matrix();
+  const auto hp = h_prev.val().array();
+  Mat y = g.take_eval((hp + st.leftCols(H).array() * (st.rightCols(H).array() - hp)).matrix());
+  if (!g.training()) {
+    g.give(std::move(st));
+    return g.record("tgru_cell", std::move(y), {s, h_prev}, nullptr);
+  }
+  const NodeId sid = g.stash(std::move(st));
+  return g.record("tgru_cell", std::move(y), {s, h_prev}, [s, h_prev, sid, H](Graph& g, NodeId self) {
+    const Mat& st = g.value(sid);
+    const auto dh = g.grad(self).array();
+    const auto z = st.leftCols(H).array(), r = st.middleCols(H, H).array(), ht = st.rightCols(H).array();
+    const auto hp = g.value(h_prev.id).array();
+    Mat ds = g.take(dh.rows(), 3 * H);
+    ds.leftCols(H) = (dh * (ht - hp) * z * (Real(1) - z)).matrix();
+    ds.rightCols(H) = (dh * z * (Real(1) - ht.square())).matrix();
+    ds.middleCols(H, H) = (ds.rightCols(H).array() * g.value(s.id).rightCols(H).array() * r * (Real(1) - r)).matrix();
+    ds.rightCols(H).array() *= r;
+    if (g.needs_grad(h_prev.id)) g.accumulate(h_prev.id, dh * (Real(1) - z));
+    add_to(g, {s.id}, std::move(ds));
+  });
+}
+
 // Backward: du = dh g'(u) (g' = 1 − h² for tanh);  dk = du v i(1−i);  dq = du h_prev f(1−f);  dv = du i;
 //   dh_prev += du f + dk − dq
 Var lrn_cell(Var qkv, Var h_prev, bool tanh_out) {

@@ -24,6 +24,16 @@ Var lstm_cell(Var a, Var q, Var c_prev);
 // a, q: [B, 3H]; h_prev: [B, H]  ->  h: [B, H]
 Var gru_cell(Var a, Var q, Var h_prev);
 
+// L-GRU (Meng & Zhang 2019, DTMT), gates ordered z r l, then h and the linear H(x):
+//   z, r, l = σ(a_zrl + s_zrl);  h̃ = tanh(a_h + r ⊙ s_h) + l ⊙ a_x;  h = h_prev + z ⊙ (h̃ − h_prev)
+// a: [B, 5H] (z | r | l | h | H(x)); s: [B, 4H] (z | r | l | h); h_prev: [B, H]  ->  h: [B, H]
+Var lgru_cell(Var a, Var s, Var h_prev);
+
+// T-GRU (Meng & Zhang 2019, DTMT): the GRU above with no input,
+//   z, r = σ(s_zr);  h̃ = tanh(r ⊙ s_h);  h = h_prev + z ⊙ (h̃ − h_prev)
+// s: [B, 3H] (z | r | h, biases included); h_prev: [B, H]  ->  h: [B, H]
+Var tgru_cell(Var s, Var h_prev);
+
 // LRN (Zhang & Sennrich 2019):  i = σ(k + h_prev);  f = σ(q − h_prev);  h = g(i ⊙ v + f ⊙ h_prev)
 // qkv: [B, 3H] (q | k | v); h_prev: [B, H]  ->  h: [B, H]
 Var lrn_cell(Var qkv, Var h_prev, bool tanh_out);

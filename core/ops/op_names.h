@@ -27,11 +27,11 @@ inline constexpr std::array kAllOps = {
     // fused
     "mask_carry", "weighted_sum_steps", "atr_update",
     // fused cell kernels
-    "lstm_cell", "gru_cell", "lrn_cell", "ran_cell", "sru_cell",
+    "lstm_cell", "gru_cell", "lrn_cell", "ran_cell", "sru_cell", "lgru_cell", "tgru_cell",
     // the gated linear recurrences (issue 55)
     "linear_scan", "carry_steps",
     // attention
-    "scaled_dot_attention",
+    "scaled_dot_attention", "additive_scores_heads",
 };
 
 // Ops of the float build only, oneDNN's RNN primitives (ops/dnnl_rnn.h; oneDNN has no double): not in kAllOps, whose

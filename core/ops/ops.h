@@ -1,6 +1,7 @@
 // Every op in one include, for model code.
 #pragma once
 #include "ops/activations.h"
+#include "ops/additive_heads.h"
 #include "ops/arith.h"
 #include "ops/attention_ops.h"
 #include "ops/dropout.h"

@@ -14,12 +14,8 @@ Index LgruCell::expected_params() const { return 5 * I() * H() + 4 * H() * H() +
 CellState LgruCell::step(Var a, const CellState& prev, GateRecord* rec) const {
   const Index h = H();
   Var s = recurrent(prev);                                   // [B, 4H]
-  Var zrl = sigmoid(slice_cols(a, 0, 3 * h) + slice_cols(s, 0, 3 * h));   // [B, 3H]
-  Var z = chunk(zrl, 0, h), r = chunk(zrl, 1, h), l = chunk(zrl, 2, h);   // [B, H] each
-  Var h_tilde = tanh(chunk(a, 3, h) + r * chunk(s, 3, h)) + l * chunk(a, 4, h);   // [B, H]
-  Var h_new = prev.h + z * (h_tilde - prev.h);               // (1 − z) ⊙ h_prev + z ⊙ h̃
-  record_gates(rec, {{"z", z}, {"r", r}, {"l", l}});
-  return {h_new, {}};
+  if (rec) record_blocks(*rec, sigmoid(Mat(a.val().leftCols(3 * h) + s.val().leftCols(3 * h))), h, {"z", "r", "l"});
+  return {lgru_cell(a, s, prev.h), {}};   // one fused node (ops/fused_cells.h): z r l, h̃, h
 }
 
 }  // namespace twin

@@ -9,6 +9,7 @@
 // Parameters: W [I,5H], U [H,4H], b [1,4H].
 //   expected_params = 5·I·H + 4·H² + 4·H·[bias]
 // Table 1 style counts: 9 weight matrices, 9 matrix transformations. Gates recorded: "z", "r", "l".
+// The gate math after the recurrent product is one fused node, lgru_cell (ops/fused_cells.h).
 #pragma once
 #include "rnn/cell_util.h"
 

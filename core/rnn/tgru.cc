@@ -12,12 +12,8 @@ CellState TgruCell::step(Var, const CellState& prev, GateRecord* rec) const {
   Graph& g = *prev.h.g;
   const Index h = H();
   Var s = b_ ? affine(prev.h, g.param(*u_), g.param(*b_)) : matmul(prev.h, g.param(*u_));   // [B, 3H]
-  Var zr = sigmoid(slice_cols(s, 0, 2 * h));                 // [B, 2H]
-  Var z = chunk(zr, 0, h), r = chunk(zr, 1, h);              // [B, H] each
-  Var h_tilde = tanh(r * chunk(s, 2, h));                    // [B, H]
-  Var h_new = prev.h + z * (h_tilde - prev.h);               // (1 − z) ⊙ h_prev + z ⊙ h̃
-  record_gates(rec, {{"z", z}, {"r", r}});
-  return {h_new, {}};
+  if (rec) record_blocks(*rec, sigmoid(Mat(s.val().leftCols(2 * h))), h, {"z", "r"});
+  return {tgru_cell(s, prev.h), {}};   // one fused node (ops/fused_cells.h): z r, h̃, h
 }
 
 }  // namespace twin

@@ -9,6 +9,7 @@
 // Parameters: U [H,3H], b [1,3H].
 //   expected_params = 3·H² + 3·H·[bias]
 // Table 1 style counts: 3 weight matrices, 3 matrix transformations. Gates recorded: "z", "r".
+// The gate math after the recurrent product is one fused node, tgru_cell (ops/fused_cells.h).
 #pragma once
 #include "rnn/cell_util.h"
 
