@@ -67,6 +67,14 @@ inline Var gru(Var a, Var q, Var h_prev) {
   Var h_tilde = tanh(slice_cols(a, 2 * h, h) + r * slice_cols(q, 2 * h, h));
   return h_prev + z * (h_tilde - h_prev);
 }
+// GRU, reset before U (s = h_prev [U_z U_r], u_h = U_h), as GruCell::step composed it.
+inline Var gru_rb(Var a, Var s, Var u_h, Var h_prev) {
+  const Index h = h_prev.cols();
+  Var zr = sigmoid(slice_cols(a, 0, 2 * h) + slice_cols(s, 0, 2 * h));
+  Var z = slice_cols(zr, 0, h), r = slice_cols(zr, h, h);
+  Var h_tilde = tanh(slice_cols(a, 2 * h, h) + matmul(r * h_prev, u_h));
+  return h_prev + z * (h_tilde - h_prev);
+}
 inline Var lgru(Var a, Var s, Var h_prev) {
   const Index h = h_prev.cols();
   Var zrl = sigmoid(slice_cols(a, 0, 3 * h) + slice_cols(s, 0, 3 * h));
@@ -102,5 +110,10 @@ inline Var sru(Var a, Var c_prev, bool tanh_out) {
   return concat_cols({x_h + r * (g_out(c, tanh_out) - x_h), c});
 }
 }  // namespace composed
+
+// The reset-before GRU step from its two kernels, as GruCell::step runs it.
+inline Var gru_rb_fused(Var a, Var s, Var u_h, Var h_prev) {
+  return gru_rb_update(a, s, matmul(gru_reset_hidden(a, s, h_prev), u_h), h_prev);
+}
 
 }  // namespace twin::test

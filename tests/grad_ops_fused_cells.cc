@@ -20,6 +20,21 @@ TEST(OpGrad, GruCell) {
   check_op({{kB, 3 * kH}, {kB, 3 * kH}, {kB, kH}}, [](Var a, Var q, Var h) { return gru_cell(a, q, h); });
 }
 
+TEST(OpGrad, GruResetHidden) {
+  check_op({{kB, 3 * kH}, {kB, 2 * kH}, {kB, kH}}, [](Var a, Var s, Var h) { return gru_reset_hidden(a, s, h); });
+}
+
+TEST(OpGrad, GruRbUpdate) {
+  check_op({{kB, 3 * kH}, {kB, 2 * kH}, {kB, kH}, {kB, kH}},
+           [](Var a, Var s, Var sh, Var h) { return gru_rb_update(a, s, sh, h); });
+}
+
+// Both kernels feed the same a and s: the gradients they add into each other's columns must combine.
+TEST(OpGrad, GruResetBeforeStep) {
+  check_op({{kB, 3 * kH}, {kB, 2 * kH}, {kH, kH}, {kB, kH}},
+           [](Var a, Var s, Var u, Var h) { return gru_rb_fused(a, s, u, h); });
+}
+
 TEST(OpGrad, LgruCell) {
   check_op({{kB, 5 * kH}, {kB, 4 * kH}, {kB, kH}}, [](Var a, Var s, Var h) { return lgru_cell(a, s, h); });
 }
@@ -70,6 +85,35 @@ TEST(OpFused, GruCellEqualsComposed) {
   auto fused = evaluate(store, [&](Graph& g) { return gru_cell(g.param(a), g.param(q), g.param(h)); });
   auto comp = evaluate(store, [&](Graph& g) { return composed::gru(g.param(a), g.param(q), g.param(h)); });
   expect_same(fused, comp, store, 1e-12);
+}
+
+TEST(OpFused, GruResetBeforeEqualsComposed) {
+  ParamStore store;
+  Param& a = rand_param(store, "a", kB, 3 * kH);
+  Param& s = rand_param(store, "s", kB, 2 * kH);
+  Param& u = rand_param(store, "U_h", kH, kH);
+  Param& h = rand_param(store, "h", kB, kH);
+  auto fused = evaluate(store, [&](Graph& g) { return gru_rb_fused(g.param(a), g.param(s), g.param(u), g.param(h)); });
+  auto comp = evaluate(store, [&](Graph& g) { return composed::gru_rb(g.param(a), g.param(s), g.param(u), g.param(h)); });
+  expect_same(fused, comp, store, 1e-12);
+}
+
+TEST(OpFused, GruResetBeforeOverThreeStepsEqualsComposed) {
+  ParamStore store;
+  Param& x = rand_param(store, "x", 3 * kB, 3 * kH);
+  Param& u = rand_param(store, "U", kH, 2 * kH);
+  Param& uh = rand_param(store, "U_h", kH, kH);
+  auto run = [&](bool fused) {
+    return evaluate(store, [&, fused](Graph& g) {
+      Var h = g.constant(Mat::Zero(kB, kH));
+      for (Index t = 0; t < 3; ++t) {
+        Var a = slice_rows(g.param(x), t * kB, kB), s = matmul(h, g.param(u));
+        h = fused ? gru_rb_fused(a, s, g.param(uh), h) : composed::gru_rb(a, s, g.param(uh), h);
+      }
+      return h;
+    });
+  };
+  expect_same(run(true), run(false), store, 1e-12);
 }
 
 TEST(OpFused, LgruCellEqualsComposed) {

@@ -30,6 +30,18 @@ TEST(OpFusedFloat, GruCellEqualsComposed) {
               kTol);
 }
 
+TEST(OpFusedFloat, GruResetBeforeEqualsComposed) {
+  ParamStore store(3);
+  Param& a = rand_param(store, "a", kB, 3 * kH);
+  Param& s = rand_param(store, "s", kB, 2 * kH);
+  Param& u = rand_param(store, "U_h", kH, kH);
+  Param& h = rand_param(store, "h", kB, kH);
+  expect_same(
+      evaluate(store, [&](Graph& g) { return gru_rb_fused(g.param(a), g.param(s), g.param(u), g.param(h)); }),
+      evaluate(store, [&](Graph& g) { return composed::gru_rb(g.param(a), g.param(s), g.param(u), g.param(h)); }),
+      store, kTol);
+}
+
 TEST(OpFusedFloat, LgruCellEqualsComposed) {
   ParamStore store(3);
   Param& a = rand_param(store, "a", kB, 5 * kH);

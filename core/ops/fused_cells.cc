@@ -121,6 +121,83 @@ Var gru_cell(Var a, Var q, Var h_prev) {
   });
 }
 
+namespace {
+// grad(id)[:, c0 : c0 + n] += block, the other columns untouched (zero at a first touch).
+template <class Block>
+void add_cols(Graph& g, NodeId id, Index c0, const Block& block) {
+  const Graph::GradOut o = g.grad_out(id);
+  if (o.fresh) o.m.setZero();
+  o.m.middleCols(c0, block.cols()) += block;
+}
+}  // namespace
+
+// Backward:  dr = drh h_prev r(1−r) (into the r columns of a and s);  dh_prev += drh ⊙ r
+Var gru_reset_hidden(Var a, Var s, Var h_prev) {
+  Graph& g = *a.g;
+  const Index B = a.rows(), H = h_prev.cols();
+  check_rows("gru_reset_hidden", {{a, 3 * H}, {s, 2 * H}, {h_prev, H}}, B);
+  Mat r = g.take_eval(a.val().middleCols(H, H) + s.val().rightCols(H));
+  sigmoid_(r);
+  Mat y = g.take_eval((r.array() * h_prev.val().array()).matrix());
+  if (!g.training()) {
+    g.give(std::move(r));
+    return g.record("gru_reset_hidden", std::move(y), {a, s, h_prev}, nullptr);
+  }
+  const NodeId rid = g.stash(std::move(r));
+  return g.record("gru_reset_hidden", std::move(y), {a, s, h_prev}, [a, s, h_prev, rid, H](Graph& g, NodeId self) {
+    const auto r = g.value(rid).array();
+    const auto drh = g.grad(self).array();
+    Mat dr = g.take_eval((drh * g.value(h_prev.id).array() * r * (Real(1) - r)).matrix());
+    if (g.needs_grad(h_prev.id)) g.accumulate(h_prev.id, drh * r);
+    if (g.needs_grad(s.id)) add_cols(g, s.id, H, dr);
+    if (g.needs_grad(a.id)) add_cols(g, a.id, H, dr);
+    g.give(std::move(dr));
+  });
+}
+
+// Backward:  dz = dh (h̃ − h_prev) z(1−z) (into the z columns of a and s);  du = dh z (1 − h̃²) (into a_h and s_h);
+//   dh_prev += dh ⊙ (1 − z)
+Var gru_rb_update(Var a, Var s, Var s_h, Var h_prev) {
+  Graph& g = *a.g;
+  const Index B = a.rows(), H = h_prev.cols();
+  check_rows("gru_rb_update", {{a, 3 * H}, {s, 2 * H}, {s_h, H}, {h_prev, H}}, B);
+  Mat st = g.take(B, 2 * H);   // z h̃
+  st.leftCols(H).noalias() = a.val().leftCols(H) + s.val().leftCols(H);
+  sigmoid_(st.leftCols(H));
+  st.rightCols(H) = (a.val().rightCols(H) + s_h.val()).array().tanh().matrix();
+  const auto hp = h_prev.val().array();
+  Mat y = g.take_eval((hp + st.leftCols(H).array() * (st.rightCols(H).array() - hp)).matrix());
+  if (!g.training()) {
+    g.give(std::move(st));
+    return g.record("gru_rb_update", std::move(y), {a, s, s_h, h_prev}, nullptr);
+  }
+  const NodeId sid = g.stash(std::move(st));
+  return g.record("gru_rb_update", std::move(y), {a, s, s_h, h_prev}, [a, s, s_h, h_prev, sid, H](Graph& g, NodeId self) {
+    const Mat& st = g.value(sid);
+    const auto dh = g.grad(self).array();
+    const auto z = st.leftCols(H).array(), ht = st.rightCols(H).array();
+    const auto hp = g.value(h_prev.id).array();
+    Mat d = g.take(dh.rows(), 2 * H);   // dz du
+    d.leftCols(H) = (dh * (ht - hp) * z * (Real(1) - z)).matrix();
+    d.rightCols(H) = (dh * z * (Real(1) - ht.square())).matrix();
+    if (g.needs_grad(h_prev.id)) g.accumulate(h_prev.id, dh * (Real(1) - z));
+    if (g.needs_grad(s_h.id)) g.accumulate(s_h.id, d.rightCols(H).array());
+    if (g.needs_grad(s.id)) add_cols(g, s.id, 0, d.leftCols(H));
+    if (g.needs_grad(a.id)) {
+      const Graph::GradOut o = g.grad_out(a.id);
+      if (o.fresh) {
+        o.m.leftCols(H) = d.leftCols(H);
+        o.m.middleCols(H, H).setZero();
+        o.m.rightCols(H) = d.rightCols(H);
+      } else {
+        o.m.leftCols(H) += d.leftCols(H);
+        o.m.rightCols(H) += d.rightCols(H);
+      }
+    }
+    g.give(std::move(d));
+  });
+}
+
 // Backward, with t = tanh(a_h + r ⊙ s_h) and h̃ = t + l ⊙ a_x:  dz = dh (h̃ − h_prev) z(1−z);  dh̃ = dh z;
 //   du = dh̃ (1 − t²);  dr = du s_h r(1−r);  dl = dh̃ a_x l(1−l);  da = [dz dr dl du dh̃⊙l];
 //   ds = [dz dr dl du⊙r];  dh_prev += dh ⊙ (1 − z)

@@ -24,6 +24,14 @@ Var lstm_cell(Var a, Var q, Var c_prev);
 // a, q: [B, 3H]; h_prev: [B, H]  ->  h: [B, H]
 Var gru_cell(Var a, Var q, Var h_prev);
 
+// GRU with the reset gate applied before the recurrent product (Cho et al.'s original; TensorFlow's GRUCell),
+// as two nodes around the product s_h = (r ⊙ h_prev) U_h, which needs r before it can start:
+//   gru_reset_hidden:  r = σ(a_r + s_r);  ->  r ⊙ h_prev                                     [B, H]
+//   gru_rb_update:     z = σ(a_z + s_z);  h̃ = tanh(a_h + s_h);  h = h_prev + z ⊙ (h̃ − h_prev)   [B, H]
+// a: [B, 3H] (z | r | h); s: [B, 2H] (z | r) = h_prev [U_z U_r]; s_h: [B, H]; h_prev: [B, H]
+Var gru_reset_hidden(Var a, Var s, Var h_prev);
+Var gru_rb_update(Var a, Var s, Var s_h, Var h_prev);
+
 // L-GRU (Meng & Zhang 2019, DTMT), gates ordered z r l, then h and the linear H(x):
 //   z, r, l = σ(a_zrl + s_zrl);  h̃ = tanh(a_h + r ⊙ s_h) + l ⊙ a_x;  h = h_prev + z ⊙ (h̃ − h_prev)
 // a: [B, 5H] (z | r | l | h | H(x)); s: [B, 4H] (z | r | l | h); h_prev: [B, H]  ->  h: [B, H]

@@ -28,6 +28,7 @@ inline constexpr std::array kAllOps = {
     "mask_carry", "weighted_sum_steps", "atr_update",
     // fused cell kernels
     "lstm_cell", "gru_cell", "lrn_cell", "ran_cell", "sru_cell", "lgru_cell", "tgru_cell",
+    "gru_reset_hidden", "gru_rb_update",
     // the gated linear recurrences (issue 55)
     "linear_scan", "carry_steps",
     // attention

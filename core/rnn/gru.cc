@@ -22,14 +22,10 @@ CellState GruCell::step(Var a, const CellState& prev, GateRecord* rec) const {
     if (rec) record_blocks(*rec, sigmoid(Mat((a.val() + s.val()).leftCols(2 * h))), h, {"z", "r"});
     return {gru_cell(a, s, prev.h), {}};   // one fused node (ops/fused_cells.h)
   }
-  Var zr = sigmoid(slice_cols(a, 0, 2 * h) + slice_cols(s, 0, 2 * h));   // [B, 2H]
-  Var z = chunk(zr, 0, h);                                   // [B, H]
-  Var r = chunk(zr, 1, h);                                   // [B, H]
-  Var s_h = reset_after_ ? r * chunk(s, 2, h) : matmul(r * prev.h, g.param(*u_h_));   // [B, H]
-  Var h_tilde = tanh(chunk(a, 2, h) + s_h);                  // [B, H]
-  Var h_new = prev.h + z * (h_tilde - prev.h);               // (1 − z) ⊙ h_prev + z ⊙ h̃
-  record_gates(rec, {{"z", z}, {"r", r}});
-  return {h_new, {}};
+  // Reset before U: two fused nodes around the [H, H] product that needs r (ops/fused_cells.h).
+  if (rec) record_blocks(*rec, sigmoid(Mat((a.val().leftCols(2 * h) + s.val()))), h, {"z", "r"});
+  Var s_h = matmul(gru_reset_hidden(a, s, prev.h), g.param(*u_h_));   // (r ⊙ h_prev) U_h   [B, H]
+  return {gru_rb_update(a, s, s_h, prev.h), {}};
 }
 
 std::optional<SequenceRun> GruCell::run_layer(Var x, const Mat& mask, Index batch, Dir dir, const CellState& init,
