@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/profile.h"
 #include "graph/init.h"
 #include "ops/ops.h"
 #include "test_util.h"
@@ -253,6 +254,37 @@ TEST(Trainer, WritesBestModelMetricsAndProgress) {
   EXPECT_EQ(dev_rows, 2);   // steps 3 and 6: with eval_every set, epochs end without an evaluation
   EXPECT_GE(train_rows, 2);
   EXPECT_EQ(out.best.primary_name, "loss");
+}
+
+// TWIN_PROFILE=1: profile.md holds the training steps' ops and products, per step, without the dev
+// evaluations' (the toy evaluates on all 40 rows at once, a product the 10-row training batches never make).
+TEST(Trainer, ProfileOfTrainingStepsLeavesOutDevEvaluations) {
+  TempDir dir;
+  ToyTask t;
+  TrainOptions o = options(dir.path.string(), 2);
+  o.train.eval_every = 1;   // as many evaluations as steps: counted in, affine would show 2 calls a step
+  profile::set_enabled(true);
+  train(t, o);
+  const bool still_on = profile::enabled();
+  profile::set_enabled(false);
+  profile::reset();
+  EXPECT_TRUE(still_on) << "the evaluations left profiling off";
+  std::ifstream in(dir.path / "profile.md");
+  ASSERT_TRUE(in.good()) << "no profile.md in " << dir.path;
+  const std::string r((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(r.find("over the 8 steps this process trained (steps 1-8"), std::string::npos) << r;
+  EXPECT_NE(r.find("| affine | 1 | "), std::string::npos) << r;
+  EXPECT_NE(r.find("| dropout | 1 | "), std::string::npos) << r;
+  EXPECT_NE(r.find("| 10x5x3 | NN | "), std::string::npos) << r;
+  EXPECT_EQ(r.find("| 40x5x3 |"), std::string::npos) << "an evaluation's product was profiled:\n" << r;
+}
+
+TEST(Trainer, NoProfileFileWhenProfilingIsOff) {
+  ASSERT_FALSE(profile::enabled()) << "TWIN_PROFILE is set in the test environment";
+  TempDir dir;
+  ToyTask t;
+  train(t, options(dir.path.string(), 1));
+  EXPECT_FALSE(fs::exists(dir.path / "profile.md"));
 }
 
 TEST(Trainer, ResumeWithoutCheckpointIsAnError) {

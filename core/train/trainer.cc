@@ -159,6 +159,19 @@ void load_last(const std::string& path, ParamStore& store, Optimizer& opt, Named
 
 bool stderr_is_tty() { return isatty(fileno(stderr)) != 0; }
 
+void write_profile(const std::string& path, long steps, long last_step, bool quiet) {
+  const std::string text =
+      "# Where a training step's time goes (TWIN_PROFILE=1)\n\n"
+      "Per training step, over the " + std::to_string(steps) + " steps this process trained (steps " +
+      std::to_string(last_step - steps + 1) + "-" + std::to_string(last_step) +
+      "; dev evaluations left out). Forward time of an op is the wall time since the previous op was "
+      "recorded, so it includes the model code between two ops; a product's time is also part of its op's "
+      "(base/profile.h). Profiling costs a clock read per op: time a run apart from its profile.\n\n" +
+      profile::report(static_cast<double>(steps));
+  write_text_atomic(path, text);
+  if (!quiet) std::fprintf(stderr, "profile: %s\n", path.c_str());
+}
+
 namespace {
 std::string hms(double s) {
   char buf[32];

@@ -6,11 +6,16 @@
 // holds parameters, optimiser state, task state and progress in ONE atomically written file, so a crash
 // between writing "model", "optim" and "progress" can never leave a mismatched set (a deviation from
 // DESIGN's three files, for crash safety). progress.json is a human-readable copy.
+//
+// TWIN_PROFILE=1 (base/profile.h) times the training steps' ops and matrix products, not the dev evaluations
+// (their ops would mix into the step's figures), and writes profile.md in the run folder at the end of the
+// process: where a step's time goes in a real run, not only in the speed task's benchmark.
 #pragma once
 #include <cmath>
 #include <memory>
 #include <string>
 
+#include "base/profile.h"
 #include "base/threads.h"
 #include "optim/clip.h"
 #include "optim/optimizer.h"
@@ -58,6 +63,9 @@ void print_progress(const Progress& p, size_t batch, size_t n_batches, double lo
                     const char* loss_name = "loss", bool show_ppl = true);
 void print_eval(Split s, const Metrics& m, long step, int epoch);
 bool stderr_is_tty();
+// profile.md: the op and product tables of base/profile.h per training step, over the steps this process trained
+// (a resumed run's file covers the part after the resume).
+void write_profile(const std::string& path, long steps, long last_step, bool quiet);
 }  // namespace detail
 
 template <TrainerTask TaskT>
@@ -119,6 +127,9 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     return out;
   }
   Stopwatch wall;
+  const bool profiling = profile::enabled();
+  long profiled_steps = 0;
+  if (profiling) profile::reset();
   const bool quiet = o.quiet || !root;
   const bool tty = !quiet && detail::stderr_is_tty();
   // next_batch: where a resume continues in this epoch (the batch after the one just trained).
@@ -139,7 +150,9 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     detail::save_last(last_path, store, *opt, {}, at, o.config);
   }
   auto evaluate_dev = [&] {
+    profile::set_enabled(false);
     const Metrics m = replicas.evaluate(task, Split::kDev);
+    profile::set_enabled(profiling);
     out.last = m;
     const bool improved = !p.has_best || m.better_than(p.best);
     if (improved) {
@@ -237,6 +250,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
       opt->step(store, static_cast<Real>(p.lr));
       store.zero_grad();
       ++p.step;
+      ++profiled_steps;
       out.losses.push_back(step_loss);
       out.train_units += lo.units;
       out.train_seconds += step_clock.seconds();
@@ -299,6 +313,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
   // From the position, not a count in this process: a resumed run reports the whole run's epochs.
   out.epochs_done = p.epoch - 1;
   out.wall_seconds = p.elapsed_s + wall.seconds();
+  if (profiling && root && profiled_steps > 0) detail::write_profile(in_dir("profile.md"), profiled_steps, p.step, quiet);
   return out;
 }
 
