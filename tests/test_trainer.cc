@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "base/profile.h"
 #include "graph/init.h"
@@ -41,6 +42,7 @@ class ToyTask : public TaskDefaults {
     return order_.size();
   }
   LossOut loss(Graph& g, size_t batch, Rng& rng) {
+    if (probe_) probe_(calls_);
     if (raise_at_ >= 0 && calls_ == raise_at_) std::raise(SIGINT);
     ++calls_;
     const Index start = order_[batch] * 10;
@@ -67,6 +69,7 @@ class ToyTask : public TaskDefaults {
   }
 
   int raise_at_ = -1, nan_at_ = -1;
+  std::function<void(int calls)> probe_;   // called before each step's loss, with the steps trained so far
   bool fixed_metric_ = false;
   int calls_ = 0;
   Mat counter_ = Mat::Zero(1, 1);
@@ -285,6 +288,32 @@ TEST(Trainer, NoProfileFileWhenProfilingIsOff) {
   ToyTask t;
   train(t, options(dir.path.string(), 1));
   EXPECT_FALSE(fs::exists(dir.path / "profile.md"));
+}
+
+// TrainOptions::save_minutes: a checkpoint between evaluations by the clock (what a run killed without a signal
+// resumes from). With a vanishing interval every step saves; without one, mid-epoch the only checkpoint is the
+// one written before the first step. The timed saves change nothing the run computes.
+TEST(Trainer, SaveMinutesWritesTheCheckpointBetweenEvaluations) {
+  for (const double minutes : {1e-9, 0.0}) {
+    TempDir dir;
+    ToyTask t;
+    TrainOptions o = options(dir.path.string(), 1);   // 4 batches, the evaluation at the epoch's end
+    o.save_minutes = minutes;
+    long saved_step = -1, saved_batch = -1;
+    t.probe_ = [&](int calls) {
+      if (calls != 3) return;
+      const auto j = nlohmann::json::parse(std::ifstream(dir.path / "progress.json"));
+      saved_step = j["step"].get<long>();
+      saved_batch = j["batch"].get<long>();
+    };
+    const TrainOutcome out = train(t, o);
+    EXPECT_EQ(saved_step, minutes > 0 ? 3 : 0) << "save_minutes " << minutes;
+    EXPECT_EQ(saved_batch, minutes > 0 ? 3 : 0) << "save_minutes " << minutes;
+    TempDir plain;
+    ToyTask u;
+    EXPECT_EQ(out.losses, train(u, options(plain.path.string(), 1)).losses);
+    expect_same_params(t.params(), u.params());
+  }
 }
 
 TEST(Trainer, ResumeWithoutCheckpointIsAnError) {

@@ -19,12 +19,16 @@
 # of a "# pin: NAME [comment]" line, which lets the lanes of one comparison (issue52_a.txt, issue52_b.txt)
 # share one pin.
 # REPIN=1 moves the pin to HEAD's build/bin on purpose (a fix the rest of the queue must have); each pin and
-# repin is logged in RUNS_DIR/bin/pins/<pin>.log. Start it in the background, e.g.
+# repin is logged in RUNS_DIR/bin/pins/<pin>.log.
+# Lanes end without a signal when a session stops, so a run also saves its resume checkpoint every SAVE_MINUTES
+# minutes of training (default 10; the binaries' --save-minutes, which changes no result; 0 leaves it out, and
+# a pinned binary older than the flag runs without it). Start it in the background, e.g.
 #   nohup tools/run_queue.sh lane.txt /work/runs 1 >> /work/runs/lane.log 2>&1 &
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: $0 QUEUE_FILE RUNS_DIR [THREADS]" >&2; exit 2; }
 queue=$1 runs=$2 threads=${3:-1}
+save_minutes=${SAVE_MINUTES:-10}
 [ -f "$queue" ] || { echo "run_queue: no queue file $queue" >&2; exit 2; }
 mkdir -p "$runs/bin/pins"
 
@@ -126,8 +130,12 @@ run_one() {
     vars=$(env | { grep -E '^(TWIN_[A-Z_]*|OMP_[A-Z_]*|GLIBC_TUNABLES)=' || true; } | LC_ALL=C sort | tr '\n' ' ')
     echo "  environment: ${vars:-(none of TWIN_*, OMP_*, GLIBC_TUNABLES set)}"
   } >> "$out/machine.txt"
+  local timed=()
+  if [ "$save_minutes" != 0 ] && "$bin" --help 2>&1 | grep -q -- '--save-minutes'; then
+    timed=(--save-minutes "$save_minutes")
+  fi
   local rc=0
-  "$bin" "$exp" --threads "$threads" "${resume[@]}" "$@" < /dev/null || rc=$?
+  "$bin" "$exp" --threads "$threads" "${timed[@]}" "${resume[@]}" "$@" < /dev/null || rc=$?
   if [ "$rc" -eq 0 ]; then
     echo "run_queue: $(date '+%F %T') done $name"
   else

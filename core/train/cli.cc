@@ -30,6 +30,10 @@ CommandSpec train_command(const std::string& prog, const std::vector<OptionSpec>
       {"--print-params", "", "print the model's parameter table as JSON (name, rows, cols, count; total) and\n"
                              "exit; reads the data like a run, writes nothing", O::kSwitch, "-"},
       {"--threads", "N", "threads for this invocation (default: the experiment's \"threads\")"},
+      {"--save-minutes", "M", "also save the resume checkpoint every M minutes of training, so a run killed\n"
+                              "without a signal (kill -9, a machine or session ending) loses at most M minutes;\n"
+                              "not an experiment key: it changes no result (default 0: at evaluations and\n"
+                              "train.save_every only)"},
       {"--seed", "N", "run with seed N in <out_dir>_s<N>", O::kValue, "[--seed N | --seeds N,N,...]"},
       {"--seeds", "N,N,...", "one run per seed, one after another (<out_dir>_s<N> each)", O::kValue, "-"}};
   c.options.insert(c.options.end(), task_flags.begin(), task_flags.end());
@@ -207,6 +211,7 @@ CliArgs parse_cli(int argc, char** argv, const std::string& prog, const std::vec
   a.print_config = p.given("--print-config");
   a.print_params = p.given("--print-params");
   a.threads = static_cast<int>(p.integer("--threads", 1, 256, 0, "a number"));
+  a.save_minutes = p.number("--save-minutes", 0, 1e7, 0);
   for (const char* flag : {"--seed", "--seeds"}) {
     if (!p.given(flag)) continue;
     TW_CHECK(a.seeds.empty() && p.texts(flag).size() == 1, "--seed / --seeds given twice; ", usage_line(spec));

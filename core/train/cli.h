@@ -37,6 +37,7 @@ struct CliArgs {
   bool print_config = false;                 // --print-config: print the resolved experiment and exit 0
   bool print_params = false;                 // --print-params: the parameter table as JSON (params_json), exit 0
   int threads = 0;                           // 0: from the experiment
+  double save_minutes = 0;                   // --save-minutes: a timed resume checkpoint (TrainOptions)
   std::vector<std::uint64_t> seeds;          // --seed / --seeds; empty: the experiment's seed and out_dir
   bool help = false;                         // --help / -h: print cli_help() and exit 0
   bool version = false;                      // --version: print version_text() and exit 0
@@ -217,6 +218,7 @@ int run_once(const CliArgs& args, const char* prog, bool lead) {
       o.train = tc;
       o.run_dir = run.out_dir;
       o.resume = args.resume;
+      o.save_minutes = args.save_minutes;
       o.config = exp.json();
       out = train(task, o);
       if (!evaluates_after(out.stop_reason) || !lead) {

@@ -38,6 +38,9 @@ struct TrainOptions {
   std::string run_dir;
   bool resume = false;
   bool quiet = false;           // tests: no progress lines
+  // Also save checkpoint.last.bin when this many minutes of training have passed since the last save (0: off).
+  // Not in the config: where a run saves changes nothing it computes (resume is exact from any batch).
+  double save_minutes = 0;
   nlohmann::json config;        // resolved config, embedded in checkpoints
 };
 
@@ -217,6 +220,8 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
                  file_exists(last_path) ? last_path.c_str() : "(none yet)");
   };
 
+  // The timed save (o.save_minutes) is decided on rank 0's clock (replicas.from_root), so every rank saves alike.
+  double next_save_min = p.elapsed_s / 60.0 + o.save_minutes;
   bool stop = false;
   Graph g(Mode::kTrain);   // one tape for every step: clear() recycles its buffers (Graph::take)
   while (p.epoch <= tc.max_epochs && !stop) {
@@ -284,10 +289,12 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
         stop = true;
         break;
       }
-      if (evaluated || (tc.save_every > 0 && p.step % tc.save_every == 0)) {
+      const bool timed_save = o.save_minutes > 0 && minutes >= next_save_min;
+      if (evaluated || (tc.save_every > 0 && p.step % tc.save_every == 0) || timed_save) {
         p.elapsed_s += wall.seconds();
         wall.reset();
         save_last(p.batch + 1);   // this batch is done: a resume must not train it again
+        next_save_min = minutes + o.save_minutes;
       }
     }
     if (stop) break;
@@ -303,6 +310,7 @@ TrainOutcome train(TaskT& task, const TrainOptions& o) {
     p.elapsed_s += wall.seconds();
     wall.reset();
     save_last(0);
+    if (o.save_minutes > 0) next_save_min = replicas.from_root(p.elapsed_s / 60.0) + o.save_minutes;
   }
   if (tty) std::fputc('\n', stderr);   // end the live bar's line
   if (out.stop_reason == StopReason::kNone) out.stop_reason = StopReason::kMaxEpochs;

@@ -2,7 +2,8 @@
 """tools/run_queue.sh in a scratch git repository with a stand-in task binary that writes summary.json and logs
 which build ran it: binaries are pinned per queue at its first start (a build of later code does not run the
 queue's later runs), a '# pin:' name shared by two lanes, a task added while no build input changed, a task added
-after the code changed (refused), REPIN=1, and the bad queue lines and pin files (named, nothing run).
+after the code changed (refused), REPIN=1, runs saving by the clock (--save-minutes) when their binary can, and
+the bad queue lines and pin files (named, nothing run).
 /usr/bin/python3 tests/tools/test_run_queue.py
 """
 import os
@@ -14,8 +15,12 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Stand-in for a task binary: --version, and a run that writes OUT(_sSEED)/summary.json and logs "BUILD EXP".
+# --help lists --save-minutes unless built without it (a build from before the flag); every run's arguments go
+# to LOG.args.
 FAKE = """#!/bin/bash
 if [ "$1" = --version ]; then echo "fake BUILD"; exit 0; fi
+if [ "$1" = --help ]; then echo "usage: fake <experiment.json> [--threads N]HELP"; exit 0; fi
+echo "$*" >> LOG.args
 exp=$1; shift; out=""; seed=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -60,11 +65,12 @@ class RunQueue(unittest.TestCase):
         with open(os.path.join(self.repo, rel), "w") as f:
             f.write(text)
 
-    def build(self, task, version):
-        """build/bin/<task> as a build of `version` would be."""
+    def build(self, task, version, save_minutes=True):
+        """build/bin/<task> as a build of `version` would be (save_minutes: it has --save-minutes)."""
         path = os.path.join(self.repo, "build/bin", task)
         with open(path, "w") as f:
-            f.write(FAKE.replace("BUILD", version).replace("LOG", self.log))
+            f.write(FAKE.replace("BUILD", version).replace("LOG", self.log)
+                    .replace("HELP", " [--save-minutes M]" if save_minutes else ""))
         os.chmod(path, 0o755)
 
     def git(self, *args):
@@ -121,6 +127,23 @@ class RunQueue(unittest.TestCase):
         log = read(os.path.join(self.runs, "bin/pins/lane.log"))
         self.assertIn(f"pinned to {rev1}", log)
         self.assertIn(f"repinned from {rev1} (REPIN) to {rev2}", log)
+
+    def test_runs_save_by_the_clock_when_the_binary_can(self):
+        # a lane dies without a signal when its session ends: each run saves every SAVE_MINUTES (default 10)
+        self.build("beta", "v1", save_minutes=False)   # a pinned build from before the flag runs without it
+        q = self.queue("lane.txt", "alpha experiments/e1.json", "beta experiments/e2.json")
+        rc, out = self.start(q)
+        self.assertEqual(rc, 0, out)
+        args = read(self.log + ".args").splitlines()
+        self.assertEqual(len(args), 2, args)
+        self.assertIn("--threads 1 --save-minutes 10 ", args[0] + " ")
+        self.assertNotIn("--save-minutes", args[1])
+        q = self.queue("lane2.txt", "alpha experiments/e3.json", "alpha experiments/e4.json")
+        self.start(q, SAVE_MINUTES="0")
+        self.assertNotIn("--save-minutes", read(self.log + ".args").splitlines()[2])
+        rc, out = self.start(self.queue("lane3.txt", "alpha experiments/e1.json --seeds 5"), SAVE_MINUTES="3")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("--save-minutes 3 ", read(self.log + ".args").splitlines()[-1] + " ")
 
     def test_lanes_share_a_named_pin_and_add_tasks_while_the_code_is_the_same(self):
         rev1 = self.git("rev-parse", "--short", "HEAD")
