@@ -427,6 +427,9 @@ def main(argv=None):
                     help="import: also the unfinished studies collected there (--unfinished-to)")
     ap.add_argument("--replay", action="store_true",
                     help="import: a study of another binary, if one of its trials run again here gives its results")
+    ap.add_argument("--replay-epochs", type=int, default=0,
+                    help="import --replay: run the trial again for its first K epochs only and compare the "
+                         "committed records of those (default 0: the whole trial and its kept outputs)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="import --replay: how many replays run at once (each on one thread; one per core)")
     args = ap.parse_args(argv)
@@ -448,6 +451,9 @@ def main(argv=None):
         return 2
     if args.jobs < 1:
         print("tune: error: --jobs is a number of replays at once, >= 1", file=sys.stderr)
+        return 2
+    if args.replay_epochs < 0:
+        print("tune: error: --replay-epochs is a number of epochs >= 1 (0: the whole trial)", file=sys.stderr)
         return 2
     if args.grace < 1:
         print("tune: error: --grace is a number of seconds >= 1", file=sys.stderr)

@@ -22,7 +22,11 @@ keys, every kept output byte for byte. The study then records the new --version 
 old line, the slot, what was compared, TWIN_GEMM_BACKENDS). Products of the same shapes in the same library
 and code path round the same on any CPU that runs that code path; another routing (BLIS instead of Eigen
 for the thin products, say) does not, and the replay refuses it; nor does the same revision compiled with
-another -mtune (README, "A sweep folder outlives ..."). `--jobs N` runs N replays at once. A study already in
+another -mtune (README, "A sweep folder outlives ..."). `--jobs N` runs N replays at once. `--replay-epochs K`
+runs the trial again for its first K epochs only (train.max_epochs=K; nothing a run does before its cap depends
+on the cap) and compares the committed records of those epochs, every training and dev record, but not the
+kept outputs (of the best epoch): a large sweep's replays then cost minutes, not lane-hours, and every kernel
+of training and of the dev evaluation has still run and been compared. A study already in
 the storage is left as it is (import twice is a no-op); a sweep folder that already holds the study's folder, without the study in the storage, is refused
 (it is not ours to overwrite).
 
@@ -215,11 +219,19 @@ def _records(path):
     return out
 
 
-def same_results(was, now):
+def same_results(was, now, epochs=None):
     """None if run folder `now` gave what `was` kept (metrics.jsonl without its timings, every kept output byte
-    for byte), else the first difference in words; and what was compared."""
+    for byte), else the first difference in words; and what was compared. With `epochs` (`now` was run with
+    train.max_epochs=epochs, `was` ran longer): `was`'s records of those first epochs, every one, and no kept
+    output (those are of `was`'s best epoch, which `now` may not have reached)."""
     a, b = _records(Path(was) / "metrics.jsonl"), _records(Path(now) / "metrics.jsonl")
-    compared = [f"metrics.jsonl ({len(a)} records, timings left out)"]
+    if epochs is not None:
+        total = len(a)
+        a = [r for r in a if isinstance(r.get("epoch"), int) and r["epoch"] <= epochs]
+        compared = [f"metrics.jsonl (epochs 1 to {epochs}: {len(a)} of {total} records, timings left out; "
+                    f"kept outputs not compared)"]
+    else:
+        compared = [f"metrics.jsonl ({len(a)} records, timings left out)"]
     if len(a) != len(b):
         return f"metrics.jsonl has {len(b)} records, the committed run {len(a)}", compared
     for i, (x, y) in enumerate(zip(a, b)):
@@ -227,7 +239,7 @@ def same_results(was, now):
             keys = sorted(k for k in set(x) | set(y) if x.get(k) != y.get(k))
             return f"metrics.jsonl record {i + 1} differs in {keys}: {[x.get(k) for k in keys]} vs " \
                    f"{[y.get(k) for k in keys]}", compared
-    for kept in sorted(Path(was).glob("*/*")):
+    for kept in ([] if epochs is not None else sorted(Path(was).glob("*/*"))):
         if kept.parent.name not in OUTPUT_DIRS or not kept.is_file():
             continue
         data = gzip.decompress(kept.read_bytes()) if kept.suffix == ".gz" else kept.read_bytes()
@@ -247,17 +259,23 @@ def _replayed(worker, sp, name, meta, folder, pin, run):
     out = worker.sweep / ".replay" / name / trial_dir.name
     shutil.rmtree(out, ignore_errors=True)
     out.parent.mkdir(parents=True, exist_ok=True)
-    worker.log(f"import: {name}: trial slot {t['slot']} ({t['user_attrs'].get('epochs_done')} epochs) run again on "
-               f"{pin['path']} in {out}")
-    rc = run(sp, record["sets"], out)
+    sets, epochs = dict(record["sets"]), t["user_attrs"].get("epochs_done")
+    first = getattr(worker.args, "replay_epochs", 0) or 0
+    first = first if first and (epochs is None or epochs > first) else None
+    if first is not None:   # a run's records of its first epochs do not depend on its epoch cap
+        sets["train.max_epochs"] = first
+    worker.log(f"import: {name}: trial slot {t['slot']} ({epochs} epochs) run again on {pin['path']} in {out}"
+               + (f", its first {first} epoch(s)" if first is not None else ""))
+    rc = run(sp, sets, out)
     if rc != 0:
         raise ImportError_(f"{name}: its trial slot {t['slot']} run again on this binary exited {rc} (log {out}.log)")
-    diff, compared = same_results(trial_dir, out)
+    diff, compared = same_results(trial_dir, out, first)
     if diff:
         raise ImportError_(f"{name}: its trial slot {t['slot']} run again on {pin['version']!r} does not give the "
                            f"committed results ({diff}); not imported (a study keeps one binary's rounding)")
     return {"binary_version_was": meta["user_attrs"].get("binary_version"), "slot": t["slot"], "equal": compared,
-            "binary_sha256": pin["sha256"], "TWIN_GEMM_BACKENDS": os.environ.get("TWIN_GEMM_BACKENDS")}
+            "binary_sha256": pin["sha256"], "TWIN_GEMM_BACKENDS": os.environ.get("TWIN_GEMM_BACKENDS"),
+            "epochs": first or epochs}
 
 
 def _replay_all(worker, replays, run, jobs):

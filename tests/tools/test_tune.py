@@ -252,8 +252,8 @@ def main(argv):
     acc = dev_accuracy(cfg) + float(os.environ.get("TWIN_FAKE_SKEW", "0"))   # other kernels' rounding
     epochs = cfg["train.max_epochs"]
     with open(os.path.join(out, "metrics.jsonl"), "a") as f:
-        for ep in range(1, epochs + 1):
-            f.write(json.dumps({"split": "dev", "epoch": ep, "accuracy": acc - 0.01 * (epochs - ep),
+        for ep in range(1, epochs + 1):   # rises to acc by epoch 3, whatever the cap (as a real run's records)
+            f.write(json.dumps({"split": "dev", "epoch": ep, "accuracy": acc - 0.01 * max(0, 3 - ep),
                                 "elapsed_s": time.time() % 1000}) + "\n")
     with open(os.path.join(out, "model.best.bin"), "wb") as f:
         f.write(b"fake model\n")

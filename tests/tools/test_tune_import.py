@@ -395,6 +395,68 @@ class Replay(Timed):
                                      "--from", committed, "--replay", "--jobs", "0")
             self.assertEqual((rc, err.strip()), (2, "tune: error: --jobs is a number of replays at once, >= 1"))
 
+    def test_replay_of_the_first_epochs_compares_their_records(self):
+        """--replay-epochs 1: the shortest trial runs again with train.max_epochs=1 and its one record is compared
+        with the committed trial's first; a binary that rounds otherwise is still refused; a cap at or past the
+        trial's epochs replays the whole trial."""
+        with scratch() as tmp:
+            bin_dir, path, committed = committed_sweep(self, tmp, 2, "1")
+            with environment(TWIN_FAKE_VERSION="classify (fake twinrnn for test_tune.py, git 0000000), other kernels"):
+                with environment(TWIN_FAKE_SKEW="1e-7"):
+                    skewed = os.path.join(tmp, "skewed")
+                    rc, out, err = tune_main("import", path, "--sweep", skewed, "--bin", bin_dir, "--from", committed,
+                                             "--replay", "--replay-epochs", "1")
+                    self.assertEqual(rc, 1, out + err)
+                    self.assertIn("does not give the committed results (metrics.jsonl record 1 differs in ['accuracy']",
+                                  err)
+                    self.assertFalse([f for f in os.listdir(skewed) if f.startswith("toy_")])
+                for first, compared, cap in ((1, "metrics.jsonl (epochs 1 to 1: 1 of 3 records, timings left out; "
+                                                 "kept outputs not compared)", "1"),
+                                             (3, "metrics.jsonl (3 records, timings left out)", "3")):
+                    sweep = os.path.join(tmp, f"first{first}")
+                    rc, out, err = tune_main("import", path, "--sweep", sweep, "--bin", bin_dir, "--from", committed,
+                                             "--replay", "--replay-epochs", str(first), "--seeds", "1")
+                    self.assertEqual(rc, 0, out + err)
+                    found, storage = studies("", sweep)
+                    try:
+                        for name in NAMES:
+                            replayed = found[name].user_attrs["replayed"]
+                            self.assertEqual((replayed["equal"], replayed["epochs"]), ([compared], first))
+                            run = os.path.join(sweep, ".replay", name, f"trial_{replayed['slot']:03d}")
+                            argv = [i["argv"] for i in invocations(run)]
+                            self.assertEqual(len(argv), 1)
+                            self.assertEqual([a for a in argv[0] if a.startswith("train.max_epochs=")],
+                                             [f"train.max_epochs={cap}"])
+                    finally:
+                        dispose(storage)
+            rc, out, err = tune_main("import", path, "--sweep", os.path.join(tmp, "none"), "--bin", bin_dir,
+                                     "--from", committed, "--replay", "--replay-epochs", "-1")
+            self.assertEqual((rc, err.strip()),
+                             (2, "tune: error: --replay-epochs is a number of epochs >= 1 (0: the whole trial)"))
+
+    def test_same_results_of_the_first_epochs(self):
+        with scratch() as tmp:
+            was, now = os.path.join(tmp, "was"), os.path.join(tmp, "now")
+            for d, epochs in ((was, 3), (now, 1)):
+                os.makedirs(os.path.join(d, "predictions"))
+                with open(os.path.join(d, "predictions", "dev.txt"), "w") as f:
+                    f.write(f"{epochs}\n")   # the best epoch's outputs: not comparable
+                with open(os.path.join(d, "metrics.jsonl"), "w") as f:
+                    for ep in range(1, epochs + 1):
+                        f.write(json.dumps({"split": "train", "epoch": ep, "loss": 1.0 / ep, "elapsed_s": len(d)}) + "\n")
+                        f.write(json.dumps({"split": "dev", "epoch": ep, "accuracy": 0.5 + ep / 10}) + "\n")
+            self.assertEqual(tune_import.same_results(was, now, 1),
+                             (None, ["metrics.jsonl (epochs 1 to 1: 2 of 6 records, timings left out; "
+                                     "kept outputs not compared)"]))
+            self.assertEqual(tune_import.same_results(was, now)[0], "metrics.jsonl has 2 records, the committed run 6")
+            self.assertEqual(tune_import.same_results(was, now, 2)[0],
+                             "metrics.jsonl has 2 records, the committed run 4")
+            with open(os.path.join(now, "metrics.jsonl"), "w") as f:
+                f.write(json.dumps({"split": "train", "epoch": 1, "loss": 1.0}) + "\n")
+                f.write(json.dumps({"split": "dev", "epoch": 1, "accuracy": 0.61}) + "\n")
+            self.assertEqual(tune_import.same_results(was, now, 1)[0],
+                             "metrics.jsonl record 2 differs in ['accuracy']: [0.6] vs [0.61]")
+
     def test_same_results_compares_outputs_byte_for_byte(self):
         with scratch() as tmp:
             was, now = os.path.join(tmp, "was"), os.path.join(tmp, "now")
