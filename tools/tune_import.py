@@ -230,6 +230,8 @@ def same_results(was, now, epochs=None):
         a = [r for r in a if isinstance(r.get("epoch"), int) and r["epoch"] <= epochs]
         compared = [f"metrics.jsonl (epochs 1 to {epochs}: {len(a)} of {total} records, timings left out; "
                     f"kept outputs not compared)"]
+        if not a:   # nothing to compare is no evidence
+            return f"the committed run has no metrics.jsonl record with an epoch from 1 to {epochs}", compared
     else:
         compared = [f"metrics.jsonl ({len(a)} records, timings left out)"]
     if len(a) != len(b):

@@ -456,6 +456,11 @@ class Replay(Timed):
                 f.write(json.dumps({"split": "dev", "epoch": 1, "accuracy": 0.61}) + "\n")
             self.assertEqual(tune_import.same_results(was, now, 1)[0],
                              "metrics.jsonl record 2 differs in ['accuracy']: [0.6] vs [0.61]")
+            for d in (was, now):   # records without epochs (say, step-counted evaluations): nothing to compare
+                with open(os.path.join(d, "metrics.jsonl"), "w") as f:
+                    f.write(json.dumps({"split": "dev", "step": 1000, "f1": 0.5}) + "\n")
+            self.assertEqual(tune_import.same_results(was, now, 1)[0],
+                             "the committed run has no metrics.jsonl record with an epoch from 1 to 1")
 
     def test_same_results_compares_outputs_byte_for_byte(self):
         with scratch() as tmp:
