@@ -26,9 +26,9 @@ another -mtune (README, "A sweep folder outlives ..."). `--jobs N` runs N replay
 runs the trial again for its first K epochs only (train.max_epochs=K; nothing a run does before its cap depends
 on the cap) and compares the committed records of those epochs, every training and dev record, but not the
 kept outputs (of the best epoch): a large sweep's replays then cost minutes, not lane-hours, and every kernel
-of training and of the dev evaluation has still run and been compared. A study already in
-the storage is left as it is (import twice is a no-op); a sweep folder that already holds the study's folder, without the study in the storage, is refused
-(it is not ours to overwrite).
+of training and of the dev evaluation has still run and been compared. A study already in the storage is left
+as it is (import twice is a no-op); a sweep folder that already holds the study's folder, without the study in
+the storage, is refused (it is not ours to overwrite).
 
 --unfinished-from DIR (written by `collect --unfinished-to DIR`): a machine may not outlive a session, and a
 study half run when it stops would otherwise be run again from its first slot. Such a study is imported with

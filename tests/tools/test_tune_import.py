@@ -443,7 +443,8 @@ class Replay(Timed):
                     f.write(f"{epochs}\n")   # the best epoch's outputs: not comparable
                 with open(os.path.join(d, "metrics.jsonl"), "w") as f:
                     for ep in range(1, epochs + 1):
-                        f.write(json.dumps({"split": "train", "epoch": ep, "loss": 1.0 / ep, "elapsed_s": len(d)}) + "\n")
+                        f.write(json.dumps({"split": "train", "epoch": ep, "loss": 1.0 / ep,
+                                            "elapsed_s": len(d)}) + "\n")
                         f.write(json.dumps({"split": "dev", "epoch": ep, "accuracy": 0.5 + ep / 10}) + "\n")
             self.assertEqual(tune_import.same_results(was, now, 1),
                              (None, ["metrics.jsonl (epochs 1 to 1: 2 of 6 records, timings left out; "
