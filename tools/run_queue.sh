@@ -20,6 +20,10 @@
 # share one pin.
 # REPIN=1 moves the pin to HEAD's build/bin on purpose (a fix the rest of the queue must have); each pin and
 # repin is logged in RUNS_DIR/bin/pins/<pin>.log.
+# A binary is pinned under a revision only when it is a build of that revision's code: its --version names the
+# revision it was built from ("git <rev>", "+modified" for a tree with uncommitted changes), and a build of
+# uncommitted changes, or of a revision whose build inputs differ, is refused (a stale build/ would otherwise run
+# the whole comparison under a label its code does not have).
 # Lanes end without a signal when a session stops, so a run also saves its resume checkpoint every SAVE_MINUTES
 # minutes of training (default 10; the binaries' --save-minutes, which changes no result; 0 leaves it out, and
 # a pinned binary older than the flag runs without it). Start it in the background, e.g.
@@ -54,6 +58,26 @@ done < "$queue"
 # What a build reads: a revision differing from the pin only elsewhere (results, queues, docs) builds the same binary.
 BUILD_INPUTS=(CMakeLists.txt cmake core tasks)
 pin_file="$runs/bin/pins/$pin_name.rev"
+
+# check_build TASK REV: exits (2) unless build/bin/TASK is a build of code equal to REV's build inputs. A binary
+# whose --version names no revision (not built from a git checkout) cannot be checked and is taken as it is.
+check_build() {
+  local task=$1 want=$2 version built
+  version=$("build/bin/$task" --version 2>&1 | head -1 || true)
+  [[ "$version" =~ git\ ([0-9a-f]{7,40})(\+modified)? ]] || return 0
+  built=${BASH_REMATCH[1]}
+  if [ -n "${BASH_REMATCH[2]}" ]; then
+    echo "run_queue: $queue: build/bin/$task is a build of $built with uncommitted changes ('$version'): a pin" \
+         "names a revision, so commit the changes and build again (make build) before starting the queue" >&2
+    exit 2
+  fi
+  if ! git diff --quiet "$built" "$want" -- "${BUILD_INPUTS[@]}" 2> /dev/null; then
+    echo "run_queue: $queue: build/bin/$task is a build of $built, whose build inputs (${BUILD_INPUTS[*]})" \
+         "differ from $want's (or $built is not in this repository): build again (make build) before" \
+         "starting the queue" >&2
+    exit 2
+  fi
+}
 head_rev=$(git rev-parse --short HEAD)
 if [ -f "$pin_file" ] && [ -z "${REPIN:-}" ]; then
   rev=$(tr -d '[:space:]' < "$pin_file")
@@ -65,6 +89,7 @@ if [ -f "$pin_file" ] && [ -z "${REPIN:-}" ]; then
     # A task the pin does not have yet (the other lane pinned it first, or a line added since): build/bin is
     # that revision's build when no build input changed since (results and queue commits move HEAD, not code).
     if [ -x "build/bin/$task" ] && git diff --quiet "$rev" HEAD -- "${BUILD_INPUTS[@]}" 2> /dev/null; then
+      check_build "$task" "$rev"
       cp "build/bin/$task" "$bin.$$" && mv -f "$bin.$$" "$bin"
       echo "$(date '+%F %T') added $task to $rev by $queue (no build input changed since)" >> "$runs/bin/pins/$pin_name.log"
       continue
@@ -85,6 +110,7 @@ else
   rev=$head_rev
   for task in "${tasks[@]}"; do
     [ -x "build/bin/$task" ] || { echo "run_queue: build/bin/$task is missing (make build)" >&2; exit 2; }
+    check_build "$task" "$rev"
   done
   for task in "${tasks[@]}"; do
     bin="$runs/bin/$task-$rev"

@@ -2,7 +2,7 @@
 """tools/run_queue.sh in a scratch git repository with a stand-in task binary that writes summary.json and logs
 which build ran it: binaries are pinned per queue at its first start (a build of later code does not run the
 queue's later runs), a '# pin:' name shared by two lanes, a task added while no build input changed, a task added
-after the code changed (refused), REPIN=1, runs saving by the clock (--save-minutes) when their binary can, and
+after the code changed (refused), a stale or modified build/ (refused: a pin names the code it runs), REPIN=1, runs saving by the clock (--save-minutes) when their binary can, and
 the bad queue lines and pin files (named, nothing run).
 /usr/bin/python3 tests/tools/test_run_queue.py
 """
@@ -177,6 +177,39 @@ class RunQueue(unittest.TestCase):
         self.assertIn(f"bin/beta-{rev1} is missing", out)
         self.assertIn("REPIN=1", out)
         self.assertEqual(self.ran(), ["v1 experiments/e1.json"])   # nothing more ran
+
+    def test_a_stale_or_modified_build_is_not_pinned_under_heads_revision(self):
+        # the real binaries' --version names the revision they were built from ("git <rev>", "+modified")
+        rev1 = self.git("rev-parse", "--short=12", "HEAD")
+        self.write("core/a.cc", "int a = 4;\n")
+        rev2 = self.commit("code")
+        q = self.queue("lane.txt", "alpha experiments/e1.json")
+        self.build("alpha", f"v1 (twinrnn 0.13.0, git {rev1})")   # build/ not rebuilt since rev1
+        rc, out = self.start(q)
+        self.assertEqual(rc, 2, out)
+        self.assertIn(f"build/bin/alpha is a build of {rev1}, whose build inputs", out)
+        self.assertIn("make build", out)
+        self.build("alpha", f"v2 (twinrnn 0.13.0, git {rev2}+modified)")
+        rc, out = self.start(q)
+        self.assertEqual(rc, 2, out)
+        self.assertIn(f"build/bin/alpha is a build of {rev2} with uncommitted changes", out)
+        self.assertEqual(self.ran(), [])
+        self.assertFalse(os.path.exists(os.path.join(self.runs, "bin/pins/lane.rev")))
+        # a build of rev2, HEAD a results commit after it: the same code, pinned under HEAD
+        self.build("alpha", f"v2 (twinrnn 0.13.0, git {rev2})")
+        self.write("results/r.md", "r3\n")
+        rev3 = self.commit("results")
+        rc, out = self.start(q)
+        self.assertEqual(rc, 0, out)
+        self.assertIn(f"pinned to revision {rev3}", out)
+        self.assertEqual(self.ran(), [f"v2 (twinrnn 0.13.0, git {rev2}) experiments/e1.json"])
+        # a task added to that pin later is checked too: beta built from rev1's code is refused
+        self.build("beta", f"v1 (twinrnn 0.13.0, git {rev1})")
+        rc, out = self.start(self.queue("lane.txt", "alpha experiments/e1.json", "beta experiments/e2.json"))
+        self.assertEqual(rc, 2, out)
+        self.assertIn(f"build/bin/beta is a build of {rev1}, whose build inputs", out)
+        self.assertFalse(os.path.exists(os.path.join(self.runs, f"bin/beta-{rev3}")))
+        self.assertEqual(len(self.ran()), 1)
 
     def test_bad_lines_and_pin_files_are_named_before_anything_runs(self):
         cases = [
