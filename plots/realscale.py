@@ -6,7 +6,7 @@ A section is one protocol in one embedding mode (SECTIONS: its heading names pro
 The GloVe protocols of SST-2, SST-5, SICK and WNUT-17 run seed 1234 frozen and fine-tuned, and seeds 1 and 2 in
 the mode tools/glove_mode.py chooses on dev; this module applies that script's rule (glove_mode.decide) to the
 committed runs, so a section says whether its mode was chosen, and lists as missing exactly the runs the queues
-still owe (experiments/queues/issue52_{a,b}.txt and the seeds queue glove_mode.py writes). Each section adds to
+still owe, each under the queue that owes it (QUEUES; GLOVE_SEEDS_QUEUE). Each section adds to
 its task's own rows: the mode and why, GloVe's coverage, the training speed and peak resident memory of every
 run (summary.json's peak_rss_mb), and a per-cell mean under the headline rule (run_files.headline_group: at
 least 3 seeded runs that keep their outputs and did not diverge; the others named).
@@ -26,6 +26,8 @@ import glove_mode  # noqa: E402  (the frozen / fine-tuned rule, applied once, in
 
 SEEDS = (1234, 1, 2)
 QUEUES = "experiments/queues/issue52_{a,b}.txt"
+# seeds 1 and 2 of a GloVe protocol's chosen mode: the queue `tools/glove_mode.py --queue` wrote (committed)
+GLOVE_SEEDS_QUEUE = "experiments/queues/issue52_glove_seeds.txt"
 DOC_CELLS = ("atr", "gru", "lstm", "lrn", "ran", "sru")
 
 # title: the section heading; key: its seeds_table protocol; task and experiment (with {cell}) name its runs as
@@ -226,16 +228,21 @@ def cell_means(spec, rows, extra_columns=None):
 
 
 def missing_line(spec, decision, rows):
-    """The runs the section still owes, named; [] when none."""
+    """The runs the section still owes, named under the queue that owes them; [] when none."""
     have = {r["run"] for r in rows}
-    want = [n for n, _, _ in expected_runs(spec, decision)] + ([spec.peer] if spec.peer else [])
-    gone = [n for n in want if n not in have]
+    want = [(n, s) for n, _, s in expected_runs(spec, decision)] + ([(spec.peer, None)] if spec.peer else [])
+    gone = [(n, s) for n, s in want if n not in have]
     if not gone:
         return []
+    # a GloVe protocol's seeds 1 and 2 come from the seeds queue; every other run from issue 52's two lanes
+    by_queue = collections.OrderedDict()
+    for n, s in gone:
+        q = GLOVE_SEEDS_QUEUE if spec.glove and s != glove_mode.SELECTION_SEED else QUEUES
+        by_queue.setdefault(q, []).append(n)
     later = (" (then seeds 1 and 2 of every cell in the chosen mode, from the queue `tools/glove_mode.py "
              "--queue` writes)" if spec.glove and decision["mode"] is None else "")
-    return [f"Missing ({len(gone)} of {len(want)} runs, not committed yet; {QUEUES}): "
-            + ", ".join(f"`{n}`" for n in gone) + later + ".", ""]
+    parts = "; ".join(f"{q}: " + ", ".join(f"`{n}`" for n in names) for q, names in by_queue.items())
+    return [f"Missing ({len(gone)} of {len(want)} runs, not committed yet) from {parts}{later}.", ""]
 
 
 def cell_of(spec, run):

@@ -183,6 +183,13 @@ class GloveChoice(unittest.TestCase):
             line = realscale.missing_line(spec, chosen, rows)[0]
             self.assertIn("Missing (14 of 21 runs", line)
             self.assertIn("`ner_wnut17_glove_finetune_lstm_s2`", line)
+            # seeds 1 and 2 are owed by the seeds queue glove_mode.py wrote, not by issue 52's lanes
+            self.assertIn(f"from {realscale.GLOVE_SEEDS_QUEUE}: `ner_wnut17_glove_finetune_atr_s1`", line)
+            self.assertNotIn(realscale.QUEUES, line)
+            # a seed-1234 run missing too: it is named under the lanes' queues, the seeds under theirs
+            line = realscale.missing_line(spec, chosen, rows[1:])[0]
+            self.assertIn(f"Missing (15 of 21 runs, not committed yet) from {realscale.QUEUES}: "
+                          f"`ner_wnut17_glove_finetune_atr_s1234`; {realscale.GLOVE_SEEDS_QUEUE}: ", line)
             # the claim's evidence reads the chosen mode's protocol
             self.assertEqual(realscale.resolve("ner_glove", runs), ("ner_glove_finetune", None))
 
@@ -193,6 +200,8 @@ class GloveChoice(unittest.TestCase):
         self.assertNotIn("jieba", line)
         self.assertIn("`cws_pkupd_ran_s1234`", line)
         self.assertNotIn("cws_pkupd_ran_s1`", line)
+        self.assertIn(f"from {realscale.QUEUES}: ", line)
+        self.assertNotIn(realscale.GLOVE_SEEDS_QUEUE, line)
 
 
 class Claims(unittest.TestCase):
