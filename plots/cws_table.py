@@ -6,7 +6,9 @@ Per run: corpus and protocol, cell, objective, parameters, test P / R / F1, OOV 
 (SIGHAN `score` definitions), training characters/s, epochs; the paper's MSRA numbers beside (standard
 protocol, full training set), and ATR's F1 against the better of GRU and LSTM over their seeded runs, with the
 paired test of seeds_table.compare (the one test of that pair every table quotes). An earlier run without a seed
-suffix that its seeded rerun reproduced exactly (run_files.reproduced_by) is listed once, as the rerun.
+suffix that its seeded rerun reproduced exactly (run_files.reproduced_by) is listed once, as the rerun. A run of
+protocol (d) that is not one of the comparison's experiments (cws/pkupd_<cell>.json, jieba) is a diagnostic that
+changes the recipe on purpose: it gets a section of its own, after PKU (d), with what its experiment changes.
 
 usage: cws_table.py [--runs results/runs] [--out results/cws.md]   (numpy, installed with matplotlib)
 
@@ -26,19 +28,30 @@ SCRIPT = "cws_table.py"
 # 86,924-sentence training set; first 90 % train, last 10 % dev).
 PAPER_MSRA = {"lstm": (95.5, 94.9, 95.2), "gru": (95.2, 95.1, 95.1), "atr": (95.3, 95.1, 95.2)}
 
+# Sections whose heading is not the corpus name in capitals.
+HEADINGS = {"pkupd_diagnostic": "PKU (d): diagnostic runs beside the comparison (issue 52)"}
+DIAGNOSTIC_NOTE = ("Runs of protocol (d) that change the recipe on purpose, to measure why a number is what it is; "
+                   "they are in no mean, paired test or headline table (`cells.md`, `claims.md`, `seeds.md`, the "
+                   "README). What each changes, from its experiment's `source`:")
+
 
 def load_run(d):
     s, cfg, model, data, metrics, cmd = read_task_run(d)
     corpus = os.path.basename(str(data.get("dir", "")))
     # pku_pkupd is protocol (d) (issue 52), not the in-house pku_inhouse: a section of its own
     corpus = "pkupd" if corpus.endswith("_pkupd") else corpus.split("_")[0]
+    # not the comparison's experiment of a cell (nor its peer): a diagnostic, listed apart from the recipe's runs
+    spec, name = realscale.SECTIONS["pkupd"], os.path.basename(d)
+    if corpus == "pkupd" and name != spec.peer and realscale.cell_of(spec, name) is None:
+        corpus = "pkupd_diagnostic"
     t, dev = s["test"], s.get("dev", {})
     r = {"run": os.path.basename(d), "dir": d, "corpus": corpus, "protocol": str(data.get("protocol", "?")),
          "cell": model.get("cell", {}).get("type", "?"), "key": cell_key(model.get("cell", {})),
          "objective": model.get("objective", "hinge"), "params": s["params"], "test": t, "dev": dev,
          "f1": number_or_none(t.get("f1")), "cps": train_rate(d, s, metrics),
          **run_outcome(d, s, metrics, cmd), "steps": s.get("steps"),
-         "seed": cfg.get("seed", cfg.get("run", {}).get("seed") if isinstance(cfg.get("run"), dict) else None)}
+         "seed": cfg.get("seed", cfg.get("run", {}).get("seed") if isinstance(cfg.get("run"), dict) else None),
+         "source": (cfg.get("source") or [""])[0] if isinstance(cfg.get("source"), list) else cfg.get("source")}
     p = PAPER_MSRA.get(r["cell"]) if corpus == "msr" and r["objective"] == "hinge" else None
     r["md"] = (f"| {r['cell']} | {r['objective']} | {r['params']:,} | {pct(t.get('precision'))} | "
                f"{pct(t.get('recall'))} | {pct(t.get('f1'))} | {pct(t.get('oov_rate'))} | "
@@ -70,7 +83,10 @@ def corpus_section(corpus, every):
     # The seeded runs of a protocol of seeds.md, for the paired test (none for a corpus without one).
     tested = seeds_table.load_dirs(r["dir"] for r in rs if seed_of(r["run"]) is not None)
     tested = next(iter(tested.values()), {})
-    lines = [f"## {corpus.upper()}", ""] + md_table(
+    lines = [f"## {HEADINGS.get(corpus, corpus.upper())}", ""]
+    if corpus in HEADINGS:
+        lines += [DIAGNOSTIC_NOTE, ""] + [f"- `{r['run']}`: {r['source'] or '(no source)'}" for r in rs] + [""]
+    lines += md_table(
         "| cell | objective | params | P | R | F1 | OOV rate | OOV recall | IV recall | dev F1 | train chars/s "
         "| epochs | paper MSRA P / R / F | protocol |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|", [r["md"] for r in rs])

@@ -8,6 +8,7 @@ metrics.jsonl, command.txt, predictions/, stats/test.tsv), with hand-computed nu
 - the GloVe mode read from the config (frozen / fine-tuned / random);
 - IMDB's error rate = 100 − accuracy, the headline mean over 3 seeds, the LRN paper's Table 4 beside it;
 - the missing-run messages (GloVe before and after glove_mode's choice; PKU (d) with its jieba peer);
+- a PKU (d) run that is not a cell's recipe experiment (a diagnostic) in a section of its own, in no mean;
 - a claims row for a protocol with 3 seeds each.
 
 /usr/bin/python3 tests/plots/test_realscale_tables.py
@@ -22,6 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "plots"))
 import claims_table  # noqa: E402
 import classify_table  # noqa: E402
+import cws_table  # noqa: E402
 import embeddings  # noqa: E402
 import realscale  # noqa: E402
 import seeds_table  # noqa: E402
@@ -202,6 +204,37 @@ class GloveChoice(unittest.TestCase):
         self.assertNotIn("cws_pkupd_ran_s1`", line)
         self.assertIn(f"from {realscale.QUEUES}: ", line)
         self.assertNotIn(realscale.GLOVE_SEEDS_QUEUE, line)
+
+
+class Diagnostic(unittest.TestCase):
+    def test_a_diagnostic_run_is_listed_apart_from_the_recipes_runs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = os.path.join(tmp, "runs")
+            pkupd = {"data": {"dir": "data/cws/pku_pkupd", "protocol": "protocol (d)"},
+                     "model": {"cell": {"type": "gru"}}, "source": ["the recipe"]}
+            for seed, f1 in ((1234, 0.88), (1, 0.87), (2, 0.89)):
+                make_run(runs, f"cws_pkupd_gru_s{seed}", f1, int(f1 * N), pkupd)
+            diag = dict(pkupd, source=["A diagnostic: the plateau schedule in place of the halving.", "more"])
+            make_run(runs, "cws_pkupd_gru_plateau_s1234", 0.95, 95, diag)
+            rows = cws_table.load(runs)
+            corpus = {r["run"]: r["corpus"] for r in rows}
+            self.assertEqual(corpus["cws_pkupd_gru_s1"], "pkupd")
+            self.assertEqual(corpus["cws_pkupd_gru_plateau_s1234"], "pkupd_diagnostic")
+            out = os.path.join(tmp, "cws.md")
+            cws_table.write(rows, out)
+            with open(out, encoding="utf-8") as f:
+                text = f.read().split("Commands (the one that started each run)")[0]   # every run's command
+            main = text.split("## PKU (d): People's Daily")[1].split("\n## ")[0]
+            diag_part = text.split("## PKU (d): diagnostic runs beside the comparison")[1].split("\n## ")[0]
+            self.assertNotIn("plateau", main)
+            # the recipe's mean is over its own three runs: (88 + 87 + 89) / 3, sd 1
+            self.assertIn("| gru | 3 | 88.00 ± 1.00 |", main)
+            self.assertIn("- `cws_pkupd_gru_plateau_s1234`: A diagnostic: the plateau schedule in place of the "
+                          "halving.", diag_part)
+            self.assertIn("| gru | hinge |", diag_part)
+            self.assertNotIn("cws_pkupd_gru_s1", diag_part)
+            # and in no paired test
+            self.assertEqual([len(v) for v in seeds_table.load(runs)["pkupd"].values()], [3])
 
 
 class Claims(unittest.TestCase):
