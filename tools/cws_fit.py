@@ -75,6 +75,8 @@ def main(argv=None):
     ap.add_argument("--every", type=int, default=10, help="score every Nth training line (default 10)")
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON")
     a = ap.parse_args(argv)
+    # the binary runs in the repository (a run's data.dir is relative to it), so both paths are made absolute
+    a.run, a.bin = os.path.abspath(a.run), os.path.abspath(a.bin)
     if a.every < 1:
         fail(f"--every {a.every}: expected a whole number of at least 1")
     cfg_path = os.path.join(a.run, "config.resolved.json")
@@ -98,7 +100,7 @@ def main(argv=None):
         with open(raw, "w", encoding="utf-8") as f:
             f.writelines("".join(ln.split()) + "\n" for ln in gold)
         proc = subprocess.run([a.bin, "segment", a.run, "--input", raw, "--output", out, "--threads", "1"],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, cwd=ROOT)
         if proc.returncode != 0:
             fail(f"{a.bin} segment {a.run} failed (exit {proc.returncode}): {proc.stderr.strip()[-500:]}")
         pred = rescore.read_lines(out)
